@@ -1,0 +1,44 @@
+// What the turn loop reports and asks of its host (the ACP child, or a headless CLI run).
+// The host maps AgentEvents to ACP session/update notifications and answers confirmations.
+import type { FunctionCall } from "../content.js";
+import type { ConfirmationKind, ToolCallDescription } from "../tools/tool.js";
+
+export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
+
+export type AgentEvent =
+  | { type: "model_text"; text: string }
+  | { type: "thought"; text: string }
+  | {
+      type: "tool_call";
+      callId: string;
+      name: string;
+      args: Record<string, unknown>;
+      description: ToolCallDescription;
+      status: ToolCallStatus;
+    }
+  | { type: "tool_call_update"; callId: string; status: ToolCallStatus; output?: string; error?: string };
+
+/** A request to confirm one call. For `user_question` the host collects answers keyed "0", "1", ... */
+export interface ConfirmationRequest {
+  call: Required<Pick<FunctionCall, "id" | "name">> & { args: Record<string, unknown> };
+  kind: Exclude<ConfirmationKind, "none">;
+  description: ToolCallDescription;
+}
+
+/**
+ * - approved: run the tool (for questions, `answers` carries the user's answers).
+ * - approved_always: like approved, and stop asking for this tool kind in this session.
+ * - rejected: the user said no; the tool result records the refusal and the turn ends.
+ * - unattended: nobody answered (timeout, session closed, prompt aborted). For questions nothing is
+ *   persisted for the whole batch, so the call stays dangling and a later load can re-ask it.
+ */
+export type ConfirmationOutcome =
+  | { outcome: "approved"; answers?: Record<string, string> }
+  | { outcome: "approved_always" }
+  | { outcome: "rejected" }
+  | { outcome: "unattended"; reason: "timeout" | "session_closed" | "aborted" };
+
+export type ConfirmationHandler = (request: ConfirmationRequest, signal: AbortSignal) => Promise<ConfirmationOutcome>;
+
+/** ACP stop reasons. */
+export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";

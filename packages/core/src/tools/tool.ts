@@ -1,0 +1,39 @@
+// The tool contract shared by built-in tools, MCP tools and the turn loop.
+
+/** Which confirmation a call needs before it runs; approval modes map these to ask / allow / deny. */
+export type ConfirmationKind = "none" | "edit" | "exec" | "user_question";
+
+export type ApprovalMode = "default" | "auto-edit" | "yolo" | "plan";
+
+/** ACP tool kinds, used for UI hints. */
+export type ToolUiKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+
+export interface ToolContext {
+  /** Absolute workspace root; every path a tool touches is confined to it. */
+  cwd: string;
+  signal: AbortSignal;
+}
+
+/** A tool's outcome. Exactly one of `output` / `error` is set; it becomes `functionResponse.response`. */
+export type ToolResult = { output: string; error?: undefined } | { error: string; output?: undefined };
+
+/** What a confirmation prompt shows about a call (ACP `toolCall` title/locations/content). */
+export interface ToolCallDescription {
+  title: string;
+  uiKind: ToolUiKind;
+  locations?: { path: string; line?: number }[];
+  /** For edits: a diff the client can render. */
+  diff?: { path: string; oldText: string | null; newText: string };
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments, sent to the model. */
+  readonly parameters: Record<string, unknown>;
+  readonly confirmation: ConfirmationKind;
+  /** The exact validation error text for bad args, or undefined when they are fine. */
+  validate(args: Record<string, unknown>): string | undefined;
+  describe(args: Record<string, unknown>): ToolCallDescription;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+}

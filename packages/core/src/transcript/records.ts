@@ -1,0 +1,71 @@
+// JSONL transcript records (PROTOCOL.md "Transcript on disk"). One schema per record type.
+import { z } from "zod";
+import { Content } from "../content.js";
+
+const Base = z.object({
+  uuid: z.string(),
+  parentUuid: z.string().nullable(),
+  sessionId: z.string(),
+  timestamp: z.string(),
+  cwd: z.string(),
+  version: z.string(),
+});
+
+export const UserRecord = Base.extend({
+  type: z.literal("user"),
+  message: Content,
+  /** The daemon prompt this user message belongs to, when known. */
+  promptId: z.string().optional(),
+});
+export type UserRecord = z.infer<typeof UserRecord>;
+
+export const AssistantRecord = Base.extend({
+  type: z.literal("assistant"),
+  message: Content,
+  model: z.string().optional(),
+});
+export type AssistantRecord = z.infer<typeof AssistantRecord>;
+
+export const ToolCallResult = z.object({
+  callId: z.string(),
+  status: z.enum(["success", "error", "cancelled"]),
+  resultDisplay: z.string().optional(),
+});
+export type ToolCallResult = z.infer<typeof ToolCallResult>;
+
+export const ToolResultRecord = Base.extend({
+  type: z.literal("tool_result"),
+  message: Content,
+  toolCallResult: ToolCallResult.optional(),
+});
+export type ToolResultRecord = z.infer<typeof ToolResultRecord>;
+
+export const SystemRecord = Base.extend({
+  type: z.literal("system"),
+  /** e.g. "turn_result", "session_meta" */
+  subtype: z.string(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type SystemRecord = z.infer<typeof SystemRecord>;
+
+export const TranscriptRecord = z.discriminatedUnion("type", [
+  UserRecord,
+  AssistantRecord,
+  ToolResultRecord,
+  SystemRecord,
+]);
+export type TranscriptRecord = z.infer<typeof TranscriptRecord>;
+
+/** Prompt ledger line: `in_flight` first, then exactly one terminal state. */
+export const LedgerEntry = z.object({
+  promptId: z.string(),
+  state: z.enum(["in_flight", "completed", "cancelled", "interrupted", "failed"]),
+  timestamp: z.string(),
+  /** e.g. "daemon_lost", "restored" */
+  code: z.string().optional(),
+  /** When a restore took over: the promptId of the restore prompt. */
+  restoredBy: z.string().optional(),
+  stopReason: z.string().optional(),
+  message: z.string().optional(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntry>;

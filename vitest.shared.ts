@@ -1,0 +1,13 @@
+// Tests import sibling workspace packages from their sources, so a package's tests never wait for
+// (or run against a stale) build of another package. Cross-process e2e tests use the real builds.
+import { fileURLToPath } from "node:url";
+
+const src = (pkg: string, file = "index.ts") =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
+
+export const workspaceAlias = [
+  { find: /^@qwen-daemon\/core\/testing$/, replacement: src("core", "testing/index.ts") },
+  { find: /^@qwen-daemon\/core$/, replacement: src("core") },
+  { find: /^@qwen-daemon\/acp-child$/, replacement: src("acp-child") },
+  { find: /^@qwen-daemon\/daemon$/, replacement: src("daemon") },
+];
