@@ -1,0 +1,28 @@
+// Gating of the child-side switches (RESTORE-SPEC "Switches"): the restore flag only means something with
+// --acp, because a plain terminal run has no channel to re-ask on and skipping repair would wedge the session.
+
+export interface AgentModeFlags {
+  acp: boolean;
+  restoreAskUserQuestion: boolean;
+  experimentalLsp: boolean;
+}
+
+export function effectiveRestoreAskUserQuestion(flags: Pick<AgentModeFlags, "acp" | "restoreAskUserQuestion">): boolean {
+  return flags.acp && flags.restoreAskUserQuestion;
+}
+
+const ACP_FLAGS = new Set(["--acp", "--restore-ask-user-question", "--experimental-lsp"]);
+
+/**
+ * Fast-path recogniser for `qwen --acp [forwarded flags]`: returns the flags when argv holds exactly those,
+ * else undefined (the full parser then handles it).
+ */
+export function parseFastAcpArgs(argv: readonly string[]): AgentModeFlags | undefined {
+  if (!argv.includes("--acp")) return undefined;
+  if (!argv.every((a) => ACP_FLAGS.has(a))) return undefined;
+  return {
+    acp: true,
+    restoreAskUserQuestion: argv.includes("--restore-ask-user-question"),
+    experimentalLsp: argv.includes("--experimental-lsp"),
+  };
+}

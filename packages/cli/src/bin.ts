@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Entry of the `qwen` binary. The two hot paths — `qwen serve ...` and `qwen --acp ...` — are recognised
+// here without loading commander, so the daemon answers /health and a child answers initialize sooner.
+// Anything else (help, version, headless prompts, odd input) goes to the full parser.
+import { parseFastAcpArgs } from "./acp-args.js";
+import { parseServeArgs } from "./serve-args.js";
+
+function fail(err: unknown): never {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`qwen: ${message}\n`);
+  process.exit(err instanceof Error && err.name === "UsageError" ? 2 : 1);
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "serve") {
+    const parsed = parseServeArgs(argv.slice(1), process.env);
+    if (parsed.kind === "error") {
+      process.stderr.write(`qwen serve: ${parsed.message}\nRun "qwen serve --help" for the list of flags.\n`);
+      process.exit(2);
+    }
+    if (parsed.kind === "ok") {
+      const { runServe } = await import("./commands/serve.js");
+      return runServe(parsed.flags);
+    }
+  }
+  const acp = parseFastAcpArgs(argv);
+  if (acp) {
+    const { runAcp } = await import("./commands/acp.js");
+    return runAcp(acp);
+  }
+  const { runProgram } = await import("./program.js");
+  return runProgram(argv);
+}
+
+main(process.argv.slice(2)).catch(fail);

@@ -1,0 +1,99 @@
+// `qwen serve`: turns parsed flags into daemon options, starts the daemon and prints the banner.
+import { isAbsolute, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { acpChildExtraArgs } from "../acp-child-extra-args.js";
+import type { ServeFlags } from "../serve-flags.js";
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** `--acp-command` / QWEN_ACP_COMMAND: a JSON array of strings, program first. */
+export function parseAcpCommand(raw: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new UsageError(`--acp-command must be a JSON array of strings, e.g. '["node","/path/cli.js"]'; got ${raw}`);
+  }
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v !== "")) {
+    throw new UsageError(`--acp-command must be a non-empty JSON array of non-empty strings; got ${raw}`);
+  }
+  return value;
+}
+
+/** How this very process was started, so children run the same qwen with the same loader flags. */
+export function selfCommand(): string[] {
+  const entry = process.argv[1];
+  if (!entry) throw new Error("cannot tell which script started qwen (process.argv[1] is empty)");
+  return [process.execPath, ...process.execArgv, entry];
+}
+
+export function resolveWorkspace(flag: string | undefined, cwd: string): string {
+  const ws = flag ?? cwd;
+  if (!isAbsolute(ws)) throw new UsageError(`--workspace must be an absolute path; got "${ws}".`);
+  if (!existsSync(ws) || !statSync(ws).isDirectory()) {
+    throw new UsageError(`--workspace "${ws}" is not an existing directory.`);
+  }
+  return resolve(ws);
+}
+
+export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const workspace = resolveWorkspace(flags.workspace, process.cwd());
+  const childCommand = flags.acpCommand ? parseAcpCommand(flags.acpCommand) : selfCommand();
+  // Heavy modules load only now: `qwen serve --port x` with a bad value never pays for them.
+  const [{ startDaemon, installSignalHandlers }, core] = await Promise.all([
+    import("@qwen-daemon/daemon"),
+    import("@qwen-daemon/core"),
+  ]);
+  const qwenHome = core.resolveQwenHome(env);
+  const modelConfig = core.resolveModelConfig({ env, qwenHome });
+  const daemon = await startDaemon({
+    port: flags.port,
+    hostname: flags.hostname,
+    token: flags.token,
+    requireAuth: flags.requireAuth,
+    allowOrigins: flags.allowOrigin,
+    workspace,
+    maxSessions: flags.maxSessions,
+    maxPendingPromptsPerSession: flags.maxPendingPromptsPerSession,
+    maxConnections: flags.maxConnections,
+    eventRingSize: flags.eventRingSize,
+    permissionResponseTimeoutMs: flags.permissionResponseTimeoutMs,
+    sessionIdleTimeoutMs: flags.sessionIdleTimeoutMs,
+    permissionPolicy: flags.permissionPolicy,
+    consensusQuorum: flags.consensusQuorum,
+    restoreAskUserQuestion: flags.restoreAskUserQuestion,
+    experimentalLsp: flags.experimentalLsp,
+    childCommand,
+    childExtraArgs: acpChildExtraArgs(flags),
+    qwenHome,
+    webRoot: flags.web ? await webRoot() : undefined,
+    log: (line: string) => process.stderr.write(`${line}\n`),
+  });
+  installSignalHandlers(daemon);
+  const lines = [
+    `qwen serve listening on ${daemon.url}`,
+    `  workspace:  ${workspace}`,
+    `  model:      ${core.describeModelConfig(modelConfig)}`,
+    `  policy:     ${flags.permissionPolicy}`,
+    `  restore ask_user_question: ${flags.restoreAskUserQuestion ? "on" : "off (--restore-ask-user-question to enable)"}`,
+  ];
+  if (daemon.generatedToken) lines.push(`  token (generated, shown once): ${daemon.generatedToken}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** The built web client, when this install has one. */
+async function webRoot(): Promise<string | undefined> {
+  const { fileURLToPath } = await import("node:url");
+  const candidates = [
+    new URL("../web/", import.meta.url),
+    new URL("../../../apps/web/dist/", import.meta.url),
+    new URL("../../../../apps/web/dist/", import.meta.url),
+  ];
+  for (const c of candidates) {
+    const p = fileURLToPath(c);
+    if (existsSync(resolve(p, "index.html"))) return p;
+  }
+  return undefined;
+}
