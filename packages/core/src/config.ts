@@ -1,1 +1,75 @@
-export {};
+// Per-process agent configuration. Built once from command-line flags by the entry point and handed to
+// the code that needs it (never read from a global).
+import type { ApprovalMode } from "./tools/tool.js";
+
+export const APPROVAL_MODES: readonly ApprovalMode[] = ["default", "auto-edit", "yolo", "plan"];
+
+export interface ConfigOptions {
+  /** Re-hang a trailing unanswered ask_user_question on load/resume (RESTORE-SPEC). Default false. */
+  restoreAskUserQuestion?: boolean;
+  /** Default "default". */
+  approvalMode?: ApprovalMode;
+  /** Default false. */
+  experimentalLsp?: boolean;
+}
+
+export class Config {
+  readonly #restoreAskUserQuestion: boolean;
+  #preserveRestorableAskUserQuestion: boolean;
+  #approvalMode: ApprovalMode;
+  readonly #experimentalLsp: boolean;
+
+  constructor(options: ConfigOptions = {}) {
+    // `=== true`: only an explicit true switches restore on (fail-closed for untyped callers).
+    this.#restoreAskUserQuestion = options.restoreAskUserQuestion === true;
+    this.#preserveRestorableAskUserQuestion = this.#restoreAskUserQuestion;
+    this.#approvalMode = checkedApprovalMode(options.approvalMode ?? "default");
+    this.#experimentalLsp = options.experimentalLsp === true;
+  }
+
+  getRestoreAskUserQuestion(): boolean {
+    return this.#restoreAskUserQuestion;
+  }
+
+  /** Whether startChat's orphan repair spares the restorable ids; follows restore until suppressed. */
+  getPreserveRestorableAskUserQuestion(): boolean {
+    return this.#preserveRestorableAskUserQuestion;
+  }
+
+  /**
+   * A load/resume that will not re-hang (no client attached, fork restore) calls this so the history is
+   * repaired in step with the replay, which finalizes the question as failed. Restore itself stays on.
+   */
+  suppressRestorableAskUserQuestionPreservation(): void {
+    this.#preserveRestorableAskUserQuestion = false;
+  }
+
+  get approvalMode(): ApprovalMode {
+    return this.#approvalMode;
+  }
+
+  set approvalMode(mode: ApprovalMode) {
+    this.#approvalMode = checkedApprovalMode(mode);
+  }
+
+  get experimentalLsp(): boolean {
+    return this.#experimentalLsp;
+  }
+}
+
+function checkedApprovalMode(mode: ApprovalMode): ApprovalMode {
+  // Modes arrive from flags and ACP requests; an unknown one must not silently widen permissions.
+  if (!APPROVAL_MODES.includes(mode)) throw new RangeError(`Unknown approval mode: ${String(mode)}`);
+  return mode;
+}
+
+/**
+ * The child-side restore switch: on only for an ACP run (`--acp`) that asked for it. A plain terminal
+ * run has no channel to re-hang a question on, and skipping repair there would wedge the session.
+ */
+export function restoreAskUserQuestionEnabled(argv: {
+  acp: boolean;
+  restoreAskUserQuestion: boolean;
+}): boolean {
+  return argv.acp === true && argv.restoreAskUserQuestion === true;
+}

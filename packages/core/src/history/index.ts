@@ -1,1 +1,4 @@
-export {};
+// Pure scans and repairs of conversation history (no I/O).
+export * from "./ask-user-question-restore.js";
+export * from "./orphan-repair.js";
+export * from "./session-recovery.js";

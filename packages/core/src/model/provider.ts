@@ -27,7 +27,14 @@ export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" |
 export type ModelEvent =
   | { type: "text"; text: string }
   | { type: "thought"; text: string }
-  | { type: "tool_call"; call: { id: string; name: string; args: Record<string, unknown> } }
+  | {
+      type: "tool_call";
+      /**
+       * `invalidArguments` holds the raw argument text when it was not a JSON object (args is then `{}`), so the
+       * turn loop can tell the model instead of running the tool with made-up input.
+       */
+      call: { id: string; name: string; args: Record<string, unknown>; invalidArguments?: string };
+    }
   | { type: "finish"; reason: FinishReason; usage?: Usage };
 
 export interface ModelProvider {
@@ -36,6 +43,8 @@ export interface ModelProvider {
   readonly model: string;
   /** True for the built-in demo model: banners and replies say so. */
   readonly isDemo: boolean;
+  /** One line for the startup banner, e.g. `demo model (set OPENAI_BASE_URL ...)`; never includes secrets. */
+  describe?(): string;
   generate(request: GenerateRequest): AsyncIterable<ModelEvent>;
 }
 
@@ -52,11 +61,18 @@ export type ModelErrorKind =
 export class ModelError extends Error {
   readonly kind: ModelErrorKind;
   readonly status: number | undefined;
-  constructor(kind: ModelErrorKind, message: string, options?: { status?: number; cause?: unknown }) {
+  /** The server's Retry-After, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    kind: ModelErrorKind,
+    message: string,
+    options?: { status?: number; cause?: unknown; retryAfterMs?: number },
+  ) {
     super(message, { cause: options?.cause });
     this.name = "ModelError";
     this.kind = kind;
     this.status = options?.status;
+    this.retryAfterMs = options?.retryAfterMs;
   }
   get retryable(): boolean {
     return this.kind === "rate_limit" || this.kind === "server" || this.kind === "network";

@@ -1,1 +1,25 @@
-export {};
+// Test helpers for this package and its dependents (`@qwen-daemon/core/testing`); never imported by production code.
+export { checkToolCallPairing } from "./chat-request-rules.js";
+export {
+  askUserQuestionCall,
+  DEFAULT_QUESTION,
+  type FakeMessageReply,
+  type FakeQuestion,
+  type FakeReply,
+  type FakeToolCall,
+  type FakeUsage,
+  lastMessage,
+  messageText,
+  reply,
+  toolCallFor,
+  trailingToolMessages,
+} from "./fake-openai-replies.js";
+export { type QuestionFlowOptions, questionFlowHandler } from "./fake-openai-scripts.js";
+export {
+  type FakeHandler,
+  type FakeOpenAIServer,
+  type FakeRejection,
+  type FakeScript,
+  type FakeServerScript,
+  startFakeOpenAIServer,
+} from "./fake-openai-server.js";

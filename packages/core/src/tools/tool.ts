@@ -14,6 +14,9 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
+/** What describe() may use: only the workspace root, no signal (it must stay quick and synchronous). */
+export type DescribeContext = Pick<ToolContext, "cwd">;
+
 /** A tool's outcome. Exactly one of `output` / `error` is set; it becomes `functionResponse.response`. */
 export type ToolResult = { output: string; error?: undefined } | { error: string; output?: undefined };
 
@@ -34,6 +37,10 @@ export interface Tool {
   readonly confirmation: ConfirmationKind;
   /** The exact validation error text for bad args, or undefined when they are fine. */
   validate(args: Record<string, unknown>): string | undefined;
-  describe(args: Record<string, unknown>): ToolCallDescription;
+  /**
+   * `ctx` lets a tool resolve workspace-relative paths and read current content (the edit diff);
+   * without it a tool describes the call from its args alone.
+   */
+  describe(args: Record<string, unknown>, ctx?: DescribeContext): ToolCallDescription;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }

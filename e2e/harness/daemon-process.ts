@@ -1,0 +1,75 @@
+// Runs the real built `qwen serve` as a child process of the test, on an ephemeral port.
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { killTree } from "./process-tree.js";
+
+export const CLI_ENTRY = fileURLToPath(new URL("../../packages/cli/dist/bin.js", import.meta.url));
+
+export interface DaemonProcessOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  cwd: string;
+}
+
+export class DaemonProcess {
+  url = "";
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<number | null>;
+  private constructor(readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+    child.stdout?.on("data", (d) => {
+      this.stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      this.stderr += d;
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid as number;
+  }
+
+  static async start(opts: DaemonProcessOptions): Promise<DaemonProcess> {
+    const child = spawn(process.execPath, [CLI_ENTRY, "serve", "--port", "0", ...(opts.args ?? [])], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const d = new DaemonProcess(child);
+    const deadline = Date.now() + 20_000;
+    while (!/listening on (http:\/\/\S+)/.test(d.stdout)) {
+      if (child.exitCode !== null) throw new Error(`daemon exited ${child.exitCode}:\n${d.stderr}`);
+      if (Date.now() > deadline) throw new Error(`daemon did not start:\n${d.stdout}\n${d.stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    d.url = (/listening on (http:\/\/\S+)/.exec(d.stdout) as RegExpExecArray)[1] as string;
+    return d;
+  }
+
+  /** Crash: SIGKILL the daemon and every process under it at once. */
+  async kill9(): Promise<void> {
+    killTree(this.pid);
+    await this.exited;
+  }
+
+  async stop(): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill("SIGTERM");
+    return this.exited;
+  }
+
+  async json<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: T; headers: Headers }> {
+    const res = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T, headers: res.headers };
+  }
+}

@@ -1,0 +1,60 @@
+// Finds and kills a whole process tree through /proc, so a test can SIGKILL a daemon *and* the ACP
+// children it spawned (they live in their own process groups) in one instant, like a machine crash.
+import { readdirSync, readFileSync } from "node:fs";
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 4 (ppid) follows the parenthesised command name, which may itself contain spaces.
+    const afterName = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(afterName[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+export function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    const ppid = parentOf(pid);
+    if (ppid === undefined) continue;
+    const list = children.get(ppid) ?? [];
+    list.push(pid);
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    for (const c of children.get(pid) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILLs root and every descendant; returns the pids it killed. */
+export function killTree(root: number): number[] {
+  const pids = [root, ...descendantsOf(root)];
+  // Stop the parent first so it cannot respawn a child between the two kills.
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+    }
+  }
+  return pids;
+}

@@ -1,0 +1,289 @@
+// The ACP method table of this child and its handlers. Params of standard methods are validated by the SDK
+// before a handler runs; errors thrown here become JSON-RPC errors in the SDK's one wrapper; an unknown
+// method is answered -32601 by the SDK and never reaches us.
+import { randomUUID } from "node:crypto";
+import { isAbsolute } from "node:path";
+import {
+  type AgentApp,
+  type AgentContext,
+  agent,
+  type LoadSessionResponse,
+  type McpServer,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type SessionInfo,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
+import { isValidSessionId } from "@qwen-daemon/core";
+import { ExtensionMethod, LoadUpdatesParams, SessionContinueParams } from "./extension-methods.js";
+import type { Logger } from "./logger.js";
+import {
+  CONTINUE_LAST_TURN_META_KEY,
+  type Meta,
+  metaFlag,
+  metaString,
+  PROMPT_ID_META_KEY,
+  RESTORE_ASK_USER_QUESTION_META_KEY,
+  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
+} from "./meta.js";
+import type { AcpChildOptions } from "./options.js";
+import { promptToParts } from "./prompt-content.js";
+import { replayUpdates } from "./replay.js";
+import { continueDecision, replaySkipIds, shouldHintRestore } from "./restore.js";
+import type { AgentRuntime } from "./runtime.js";
+import { AcpSession } from "./session.js";
+import { isApprovalMode, modeState } from "./session-modes.js";
+
+export interface AcpAgentDeps {
+  runtime: AgentRuntime;
+  options: AcpChildOptions;
+  log: Logger;
+  /** Workspace for requests that name none (session/list without cwd, loadUpdates). */
+  defaultCwd: string;
+  agentInfo: { name: string; version: string };
+  newId?: () => string;
+}
+
+export interface AcpAgent {
+  app: AgentApp;
+  /** Cancels every turn and closes every session (connection end). */
+  closeAll(): Promise<void>;
+}
+
+export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
+  const { runtime, options, log } = deps;
+  const newId = deps.newId ?? randomUUID;
+  const restoreSwitch = options.restoreAskUserQuestion;
+  const sessions = new Map<string, AcpSession>();
+  /** Loads/resumes in progress, so two concurrent loads of one session share one core session. */
+  const opening = new Map<string, Promise<AcpSession>>();
+  let connectionSignal: AbortSignal = new AbortController().signal;
+
+  const sessionOrThrow = (sessionId: string): AcpSession => {
+    const session = sessions.get(sessionId);
+    if (!session) throw RequestError.sessionNotFound(sessionId);
+    return session;
+  };
+
+  const newAcpSession = (sessionId: string, cwd: string, client: AgentContext) =>
+    new AcpSession({ sessionId, cwd, client, connectionSignal, log });
+
+  /**
+   * The session for load/resume: a live idle session is reloaded from disk (the transcript is the truth, and
+   * the request's suppress flag decides how its history is repaired); a busy one is left as it is.
+   */
+  const openPersisted = async (
+    params: { sessionId: string; cwd: string; mcpServers?: McpServer[] | undefined },
+    suppress: boolean,
+    client: AgentContext,
+  ): Promise<AcpSession> => {
+    const { sessionId, cwd } = params;
+    if (!isValidSessionId(sessionId)) throw RequestError.invalidParams({ sessionId }, "Invalid session id");
+    requireAbsolute(cwd);
+    const pending = opening.get(sessionId);
+    // A load already running for this session finishes first (its failure is its own caller's to report).
+    if (pending) await Promise.allSettled([pending]);
+    const open = async () => {
+      const live = sessions.get(sessionId);
+      if (live && live.cwd !== cwd) {
+        throw RequestError.invalidParams({ sessionId, cwd }, `Session is open in another workspace: ${live.cwd}`);
+      }
+      if (live?.promptActive) return live;
+      if (!live && !(await runtime.sessionExists(cwd, sessionId))) throw RequestError.sessionNotFound(sessionId);
+      const session = live ?? newAcpSession(sessionId, cwd, client);
+      // Its files are closed before they are read again, so two writers never share a transcript.
+      await session.detach();
+      try {
+        session.attach(
+          await runtime.loadSession({
+            sessionId,
+            cwd,
+            mcpServers: params.mcpServers ?? [],
+            hooks: session.hooks,
+            approvalMode: session.mode,
+            suppressRestore: suppress,
+          }),
+        );
+      } catch (error) {
+        sessions.delete(sessionId);
+        throw error;
+      }
+      sessions.set(sessionId, session);
+      return session;
+    };
+    const promise = open();
+    opening.set(sessionId, promise);
+    try {
+      return await promise;
+    } finally {
+      if (opening.get(sessionId) === promise) opening.delete(sessionId);
+    }
+  };
+
+  const restoreMeta = (session: AcpSession, suppress: boolean): LoadSessionResponse["_meta"] =>
+    shouldHintRestore({
+      restoreSwitch,
+      suppress,
+      promptActive: session.promptActive,
+      restorable: () => session.agent.restorableQuestion() !== undefined,
+    })
+      ? { [RESTORE_ASK_USER_QUESTION_META_KEY]: true }
+      : undefined;
+
+  const describe = (cwd: string) => (name: string, args: Record<string, unknown>) =>
+    runtime.describeCall(cwd, name, args);
+
+  const app = agent({ name: deps.agentInfo.name })
+    .onConnect((connection) => {
+      connectionSignal = connection.signal;
+    })
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentInfo: deps.agentInfo,
+      authMethods: [],
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: false },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
+      },
+    }))
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      requireAbsolute(params.cwd);
+      const sessionId = newId();
+      const session = newAcpSession(sessionId, params.cwd, client);
+      const created = await runtime.createSession({
+        sessionId,
+        cwd: params.cwd,
+        mcpServers: params.mcpServers,
+        hooks: session.hooks,
+        approvalMode: session.mode,
+      });
+      session.attach(created);
+      sessions.set(sessionId, session);
+      return { sessionId, modes: modeState(session.mode) };
+    })
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      const suppress = metaFlag(params._meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY);
+      const session = await openPersisted(params, suppress, client);
+      const busy = session.promptActive;
+      const records = session.agent.records();
+      const updates = replayUpdates(records, {
+        // A busy session's dangling calls are really running; saying they failed would be false.
+        finalizeDangling: !busy,
+        skipFinalizeCallIds: replaySkipIds({
+          restoreSwitch,
+          suppress,
+          chatLastEntry: () => session.agent.chat.peekLastHistoryEntry(),
+          records,
+        }),
+        describe: describe(session.cwd),
+      });
+      for (const update of updates) session.send(update);
+      // The response goes out only after the whole replay has been written.
+      await session.flush();
+      const meta = restoreMeta(session, suppress);
+      return { modes: modeState(session.mode), ...(meta ? { _meta: meta } : {}) };
+    })
+    .onRequest(methods.agent.session.resume, async ({ params, client }) => {
+      const suppress = metaFlag(params._meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY);
+      const session = await openPersisted(params, suppress, client);
+      const meta = restoreMeta(session, suppress);
+      return { modes: modeState(session.mode), ...(meta ? { _meta: meta } : {}) };
+    })
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      const cwd = params.cwd ?? deps.defaultCwd;
+      requireAbsolute(cwd);
+      return { sessions: await listSessions(runtime, sessions, cwd) };
+    })
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw RequestError.sessionNotFound(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
+      return {};
+    })
+    .onRequest(methods.agent.session.setMode, ({ params }) => {
+      const session = sessionOrThrow(params.sessionId);
+      if (!isApprovalMode(params.modeId)) {
+        throw RequestError.invalidParams({ modeId: params.modeId }, `Unknown mode: ${params.modeId}`);
+      }
+      session.setMode(params.modeId);
+      return {};
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params }) => {
+      const session = sessionOrThrow(params.sessionId);
+      const meta: Meta = params._meta;
+      const promptId = metaString(meta, PROMPT_ID_META_KEY) ?? newId();
+      const stopReason: StopReason = await session.runTurn(async (signal) => {
+        // The restore key means something only with the switch on; without it this is an ordinary prompt.
+        if (restoreSwitch && metaFlag(meta, RESTORE_ASK_USER_QUESTION_META_KEY)) {
+          return (await session.agent.restoreQuestion({ promptId, signal })).stopReason;
+        }
+        if (metaFlag(meta, CONTINUE_LAST_TURN_META_KEY)) {
+          return (await session.agent.continueLastTurn({ promptId, signal })).stopReason ?? "end_turn";
+        }
+        return (await session.agent.prompt(promptToParts(params.prompt), { promptId, signal })).stopReason;
+      });
+      return { stopReason };
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest(ExtensionMethod.loadUpdates, LoadUpdatesParams, async ({ params }) => {
+      const live = sessions.get(params.sessionId);
+      if (live) {
+        // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
+        const records = live.agent.records();
+        return { updates: replayUpdates(records, { finalizeDangling: !live.promptActive, describe: describe(live.cwd) }) };
+      }
+      if (!isValidSessionId(params.sessionId)) {
+        throw RequestError.invalidParams({ sessionId: params.sessionId }, "Invalid session id");
+      }
+      const cwd = params.cwd ?? deps.defaultCwd;
+      requireAbsolute(cwd);
+      const records = await runtime.readRecords(cwd, params.sessionId);
+      if (!records) return { updates: [] };
+      return { updates: replayUpdates(records, { finalizeDangling: true, describe: describe(cwd) }) };
+    })
+    .onRequest(ExtensionMethod.sessionContinue, SessionContinueParams, ({ params }) => {
+      const session = sessionOrThrow(params.sessionId);
+      const decision = continueDecision({
+        restoreSwitch,
+        restorable: () => session.agent.restorableQuestion() !== undefined,
+        promptActive: session.promptActive,
+        records: session.agent.records(),
+      });
+      log.info(`continue ${params.sessionId}: accepted=${decision.accepted} interruption=${decision.interruption}`);
+      return decision;
+    });
+
+  return {
+    app,
+    async closeAll() {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(all.map((session) => session.close()));
+    },
+  };
+}
+
+function requireAbsolute(cwd: string): void {
+  if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+}
+
+/** Persisted sessions of the workspace, plus live ones that have nothing on disk yet. */
+async function listSessions(
+  runtime: AgentRuntime,
+  live: ReadonlyMap<string, AcpSession>,
+  cwd: string,
+): Promise<SessionInfo[]> {
+  const persisted = await runtime.listSessions(cwd);
+  const known = new Set(persisted.map((s) => s.sessionId));
+  const fresh: SessionInfo[] = [];
+  for (const session of live.values()) {
+    if (session.cwd === cwd && !known.has(session.sessionId)) fresh.push({ sessionId: session.sessionId, cwd });
+  }
+  return [...fresh, ...persisted];
+}

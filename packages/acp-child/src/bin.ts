@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// Runnable entry: `node bin.js --acp [--restore-ask-user-question] [--experimental-lsp]`. Used by this
+// package's tests and usable as QWEN_CLI_ENTRY; the `qwen` binary wires the same runAcpAgent itself.
+import { runAcpAgent } from "./main.js";
+import { parseAcpArgv } from "./options.js";
+
+const parsed = parseAcpArgv(process.argv.slice(2));
+if (parsed.kind === "error") {
+  process.stderr.write(`qwen-acp: ${parsed.message}\n`);
+  process.exit(2);
+}
+
+runAcpAgent({ input: process.stdin, output: process.stdout, options: parsed.options }).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`qwen-acp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,17 @@
+// Live turn events of core's turn loop -> ACP session/update payloads.
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { AgentEvent } from "@qwen-daemon/core";
+import { textChunk, toolCallFinished, toolCallStarted } from "./updates.js";
+
+export function eventToUpdate(event: AgentEvent): SessionUpdate {
+  switch (event.type) {
+    case "model_text":
+      return textChunk("agent_message_chunk", event.text);
+    case "thought":
+      return textChunk("agent_thought_chunk", event.text);
+    case "tool_call":
+      return toolCallStarted(event);
+    case "tool_call_update":
+      return toolCallFinished(event.callId, event.status, event.output ?? event.error);
+  }
+}

@@ -1,0 +1,20 @@
+// Qwen's ACP extension methods served by this child, with their params schemas (the SDK needs a parser to
+// register a custom method; a request that fails it is answered -32602 before any handler runs).
+import { z } from "zod";
+
+export const ExtensionMethod = {
+  /** Read-only replay of a session's history as session/update payloads; never changes state. */
+  loadUpdates: "qwen/session/loadUpdates",
+  /** Pre-check for continuing an interrupted last turn (continueLastTurn). */
+  sessionContinue: "qwen/control/session/continue",
+} as const;
+
+export const LoadUpdatesParams = z.looseObject({
+  sessionId: z.string().min(1),
+  /** The session's workspace; defaults to the child's working directory. */
+  cwd: z.string().min(1).optional(),
+});
+export type LoadUpdatesParams = z.infer<typeof LoadUpdatesParams>;
+
+export const SessionContinueParams = z.looseObject({ sessionId: z.string().min(1) });
+export type SessionContinueParams = z.infer<typeof SessionContinueParams>;

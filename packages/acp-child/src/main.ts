@@ -1,0 +1,90 @@
+// Production entry of the ACP agent: wires stdio (or any byte streams) to the method table and core.
+// stdout carries protocol frames only; every diagnostic goes to the injected logger (stderr by default).
+import { Readable, Writable } from "node:stream";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { createAcpAgent } from "./agent.js";
+import { createCoreRuntime } from "./core-runtime.js";
+import { type Logger, stderrLogger } from "./logger.js";
+import { type AcpChildOptions, DEFAULT_ACP_CHILD_OPTIONS, parseAcpArgv } from "./options.js";
+import type { AgentRuntime } from "./runtime.js";
+
+export const AGENT_INFO = { name: "qwen-daemon", version: "0.1.0" } as const;
+
+export interface RunAcpAgentOptions {
+  /** Bytes from the client (process.stdin), as a Node or web stream. */
+  input: NodeJS.ReadableStream | ReadableStream<Uint8Array>;
+  /** Bytes to the client (process.stdout), as a Node or web stream. */
+  output: NodeJS.WritableStream | WritableStream<Uint8Array>;
+  /** Parsed switches (the cli passes these) ... */
+  options?: Partial<AcpChildOptions>;
+  /** ... or the raw flags (`--acp --restore-ask-user-question`), parsed with the same gating. */
+  argv?: readonly string[];
+  env?: Readonly<Record<string, string | undefined>>;
+  log?: Logger;
+  /** Defaults to the production core wiring; tests may inject another. */
+  runtime?: AgentRuntime;
+  /** Workspace for requests that name none; defaults to process.cwd(). */
+  cwd?: string;
+}
+
+export interface RunningAcpAgent {
+  /** Resolves once the client has gone (input ended) and every session is closed. */
+  closed: Promise<void>;
+  /** Ends the connection and closes every session. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the agent and resolves once the client disconnects and all sessions are closed (so `await
+ * runAcpAgent(...)` in a bin returns when stdin ends). Use `startAcpAgent` to keep a handle instead.
+ */
+export async function runAcpAgent(run: RunAcpAgentOptions): Promise<void> {
+  await startAcpAgent(run).closed;
+}
+
+export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
+  const log = run.log ?? stderrLogger();
+  const options = resolveOptions(run);
+  const env = run.env ?? process.env;
+  const runtime = run.runtime ?? createCoreRuntime({ env, options, log });
+  log.info(
+    `ACP agent ready (restore-ask-user-question ${options.restoreAskUserQuestion ? "on" : "off"}` +
+      `${options.experimentalLsp ? ", experimental LSP requested (no LSP features yet)" : ""})`,
+  );
+  const acp = createAcpAgent({ runtime, options, log, defaultCwd: run.cwd ?? process.cwd(), agentInfo: AGENT_INFO });
+  const stream = ndJsonStream(toWebWritable(run.output), toWebReadable(run.input));
+  const connection = acp.app.connect(stream);
+  let shutdown: Promise<void> | undefined;
+  const close = () => {
+    shutdown ??= (async () => {
+      connection.close();
+      await acp.closeAll();
+      await runtime.close();
+    })();
+    return shutdown;
+  };
+  const closed = connection.closed.then(close, async (error: unknown) => {
+    log.error(`connection failed: ${String(error)}`);
+    await close();
+  });
+  return { closed, close };
+}
+
+function resolveOptions(run: RunAcpAgentOptions): AcpChildOptions {
+  if (run.argv) {
+    const parsed = parseAcpArgv(run.argv);
+    if (parsed.kind === "error") throw new Error(parsed.message);
+    return parsed.options;
+  }
+  return { ...DEFAULT_ACP_CHILD_OPTIONS, ...run.options };
+}
+
+function toWebReadable(input: RunAcpAgentOptions["input"]): ReadableStream<Uint8Array> {
+  if (input instanceof ReadableStream) return input;
+  return Readable.toWeb(input as Readable) as ReadableStream<Uint8Array>;
+}
+
+function toWebWritable(output: RunAcpAgentOptions["output"]): WritableStream<Uint8Array> {
+  if (output instanceof WritableStream) return output;
+  return Writable.toWeb(output as Writable) as WritableStream<Uint8Array>;
+}

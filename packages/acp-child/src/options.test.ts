@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { parseAcpArgv } from "./options.js";
+
+describe("parseAcpArgv", () => {
+  it("turns restore on only with --acp", () => {
+    expect(parseAcpArgv(["--acp", "--restore-ask-user-question"])).toEqual({
+      kind: "ok",
+      options: { restoreAskUserQuestion: true, experimentalLsp: false },
+    });
+    expect(parseAcpArgv(["--acp"])).toEqual({ kind: "ok", options: { restoreAskUserQuestion: false, experimentalLsp: false } });
+    expect(parseAcpArgv(["--restore-ask-user-question"]).kind).toBe("error");
+  });
+
+  it("accepts the forwarded flags in either order and refuses unknown ones", () => {
+    expect(parseAcpArgv(["--experimental-lsp", "--acp", "--restore-ask-user-question"])).toEqual({
+      kind: "ok",
+      options: { restoreAskUserQuestion: true, experimentalLsp: true },
+    });
+    expect(parseAcpArgv(["--acp", "--yolo"])).toEqual({ kind: "error", message: "unknown argument(s): --yolo" });
+  });
+});

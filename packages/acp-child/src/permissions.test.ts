@@ -1,0 +1,126 @@
+import type { ConfirmationRequest } from "@qwen-daemon/core";
+import { describe, expect, it } from "vitest";
+import {
+  buildPermissionRequest,
+  interpretPermissionResponse,
+  PermissionResponse,
+  permissionOptions,
+} from "./permissions.js";
+
+const questions = [
+  { question: "Which color?", header: "Color", options: [{ label: "Red", description: "r" }, { label: "Blue", description: "b" }], multiSelect: false },
+  { question: "Size?", header: "Size", options: [{ label: "S", description: "s" }, { label: "L", description: "l" }], multiSelect: false },
+];
+
+const questionRequest: ConfirmationRequest = {
+  call: { id: "call_1", name: "ask_user_question", args: { questions } },
+  kind: "user_question",
+  description: { title: "whatever core says", uiKind: "think" },
+};
+
+const parse = (value: unknown) => PermissionResponse.parse(value);
+
+describe("buildPermissionRequest", () => {
+  it("builds the PROTOCOL.md question shape", () => {
+    expect(buildPermissionRequest("s1", questionRequest)).toEqual({
+      sessionId: "s1",
+      options: [
+        { optionId: "proceed_once", name: "Submit", kind: "allow_once" },
+        { optionId: "cancel", name: "Cancel", kind: "reject_once" },
+      ],
+      toolCall: {
+        toolCallId: "call_1",
+        status: "pending",
+        title: "Ask user 2 questions",
+        kind: "think",
+        content: [],
+        locations: [],
+        rawInput: { questions },
+        _meta: { toolName: "ask_user_question", qwenInteractionKind: "user_question", qwenQuestions: questions },
+      },
+    });
+  });
+
+  it("offers allow always / allow / reject for edits, with the diff and locations", () => {
+    const request = buildPermissionRequest("s1", {
+      call: { id: "e1", name: "edit", args: { path: "a.txt" } },
+      kind: "edit",
+      description: {
+        title: "Edit a.txt",
+        uiKind: "edit",
+        locations: [{ path: "/w/a.txt" }],
+        diff: { path: "/w/a.txt", oldText: "x", newText: "y" },
+      },
+    });
+    expect(request.options.map((o) => [o.optionId, o.name, o.kind])).toEqual([
+      ["proceed_always", "Allow All Edits", "allow_always"],
+      ["proceed_once", "Allow", "allow_once"],
+      ["cancel", "Reject", "reject_once"],
+    ]);
+    expect(request.toolCall).toMatchObject({
+      title: "Edit a.txt",
+      kind: "edit",
+      content: [{ type: "diff", path: "/w/a.txt", oldText: "x", newText: "y" }],
+      locations: [{ path: "/w/a.txt" }],
+      _meta: { toolName: "edit" },
+    });
+    expect(request.toolCall._meta).not.toHaveProperty("qwenInteractionKind");
+  });
+
+  it("offers the same three choices for commands", () => {
+    expect(permissionOptions("exec").map((o) => o.optionId)).toEqual(["proceed_always", "proceed_once", "cancel"]);
+  });
+});
+
+describe("interpretPermissionResponse", () => {
+  const offered = permissionOptions("user_question");
+
+  it("returns the top-level answers of a submitted question", () => {
+    const outcome = interpretPermissionResponse(
+      parse({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Blue", "1": "L", x: 3 } }),
+      offered,
+    );
+    expect(outcome).toEqual({ outcome: "approved", answers: { "0": "Blue", "1": "L" } });
+  });
+
+  it("reads a plain cancel as the user's decline", () => {
+    expect(interpretPermissionResponse(parse({ outcome: { outcome: "cancelled" } }), offered)).toEqual({
+      outcome: "rejected",
+    });
+  });
+
+  it.each([
+    ["timeout", { outcome: "unattended", reason: "timeout" }],
+    ["session_closed", { outcome: "unattended", reason: "session_closed" }],
+    ["agent_cancelled", { outcome: "unattended", reason: "aborted" }],
+    ["something_else", { outcome: "rejected" }],
+  ])("maps cancel reason %s", (reason, expected) => {
+    const response = parse({
+      outcome: { outcome: "cancelled" },
+      _meta: { "qwen.daemon.permissionCancelReason": reason },
+    });
+    expect(interpretPermissionResponse(response, offered)).toEqual(expected);
+  });
+
+  it("also finds the cancel reason on the outcome's _meta", () => {
+    const response = parse({ outcome: { outcome: "cancelled", _meta: { "qwen.daemon.permissionCancelReason": "timeout" } } });
+    expect(interpretPermissionResponse(response, offered)).toEqual({ outcome: "unattended", reason: "timeout" });
+  });
+
+  it("maps allow always, and refuses an option that was not offered", () => {
+    const edit = permissionOptions("edit");
+    expect(interpretPermissionResponse(parse({ outcome: { outcome: "selected", optionId: "proceed_always" } }), edit)).toEqual({
+      outcome: "approved_always",
+    });
+    expect(interpretPermissionResponse(parse({ outcome: { outcome: "selected", optionId: "proceed_always" } }), offered)).toEqual({
+      outcome: "rejected",
+    });
+    expect(interpretPermissionResponse(parse({ outcome: { outcome: "selected", optionId: "cancel" } }), offered)).toEqual({
+      outcome: "rejected",
+    });
+  });
+
+  it("rejects a malformed response at the schema", () => {
+    expect(PermissionResponse.safeParse({ outcome: { outcome: "maybe" } }).success).toBe(false);
+  });
+});

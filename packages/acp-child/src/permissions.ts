@@ -1,0 +1,152 @@
+// Confirmation requests of the turn loop <-> ACP `session/request_permission` (PROTOCOL.md shapes).
+// Building the request and reading the response are pure; `askClient` is the one place that talks to the
+// client, and it never waits on anything but this one request (sessions never block each other).
+import type {
+  AgentContext,
+  PermissionOption,
+  RequestPermissionRequest,
+  ToolKind,
+} from "@agentclientprotocol/sdk";
+import { askUserQuestionTitle, type ConfirmationOutcome, type ConfirmationRequest } from "@qwen-daemon/core";
+import { z } from "zod";
+import { PERMISSION_CANCEL_REASON_META_KEY } from "./meta.js";
+import { diffContent } from "./updates.js";
+
+export const OptionId = {
+  proceedOnce: "proceed_once",
+  proceedAlways: "proceed_always",
+  cancel: "cancel",
+} as const;
+
+/** The reference's options: questions Submit/Cancel; edits Allow All Edits/Allow/Reject. */
+export function permissionOptions(kind: ConfirmationRequest["kind"]): PermissionOption[] {
+  const once: PermissionOption = { optionId: OptionId.proceedOnce, name: "Allow", kind: "allow_once" };
+  const reject: PermissionOption = { optionId: OptionId.cancel, name: "Reject", kind: "reject_once" };
+  switch (kind) {
+    case "user_question":
+      return [
+        { optionId: OptionId.proceedOnce, name: "Submit", kind: "allow_once" },
+        { optionId: OptionId.cancel, name: "Cancel", kind: "reject_once" },
+      ];
+    case "edit":
+      return [{ optionId: OptionId.proceedAlways, name: "Allow All Edits", kind: "allow_always" }, once, reject];
+    case "exec":
+      // The reference persists "always" rules to settings; this child keeps them for the session only.
+      return [{ optionId: OptionId.proceedAlways, name: "Always Allow in this session", kind: "allow_always" }, once, reject];
+  }
+}
+
+export function buildPermissionRequest(sessionId: string, request: ConfirmationRequest): RequestPermissionRequest {
+  const { call, description, kind } = request;
+  const isQuestion = kind === "user_question";
+  return {
+    sessionId,
+    options: permissionOptions(kind),
+    toolCall: {
+      toolCallId: call.id,
+      status: "pending",
+      title: isQuestion ? askUserQuestionTitle({ questions: asArray(call.args.questions) }) : description.title,
+      kind: isQuestion ? "think" : (description.uiKind as ToolKind),
+      content: diffContent(description),
+      locations: (description.locations ?? []).map((l) => (l.line === undefined ? { path: l.path } : l)),
+      rawInput: call.args,
+      _meta: {
+        toolName: call.name,
+        ...(isQuestion ? { qwenInteractionKind: "user_question", qwenQuestions: call.args.questions } : {}),
+      },
+    },
+  };
+}
+
+/** The response as this child reads it: the SDK's shape plus the daemon's top-level `answers`. */
+export const PermissionResponse = z.looseObject({
+  outcome: z.discriminatedUnion("outcome", [
+    z.looseObject({ outcome: z.literal("cancelled"), _meta: z.record(z.string(), z.unknown()).nullish() }),
+    z.looseObject({
+      outcome: z.literal("selected"),
+      optionId: z.string(),
+      _meta: z.record(z.string(), z.unknown()).nullish(),
+    }),
+  ]),
+  answers: z.record(z.string(), z.unknown()).nullish(),
+  _meta: z.record(z.string(), z.unknown()).nullish(),
+});
+export type PermissionResponse = z.infer<typeof PermissionResponse>;
+
+/**
+ * - cancelled with reason `timeout` / `session_closed`: nobody was there to answer (unattended);
+ * - cancelled with `agent_cancelled`: the prompt was cancelled, an abort, not the user's "no";
+ * - any other cancel, or an option we did not offer: the user's decline.
+ */
+export function interpretPermissionResponse(
+  response: PermissionResponse,
+  offered: readonly PermissionOption[],
+): ConfirmationOutcome {
+  const { outcome } = response;
+  if (outcome.outcome === "cancelled") {
+    const reason = response._meta?.[PERMISSION_CANCEL_REASON_META_KEY] ?? outcome._meta?.[PERMISSION_CANCEL_REASON_META_KEY];
+    if (reason === "timeout" || reason === "session_closed") return { outcome: "unattended", reason };
+    if (reason === "agent_cancelled") return { outcome: "unattended", reason: "aborted" };
+    return { outcome: "rejected" };
+  }
+  if (!offered.some((o) => o.optionId === outcome.optionId)) return { outcome: "rejected" };
+  if (outcome.optionId === OptionId.proceedAlways) return { outcome: "approved_always" };
+  if (outcome.optionId === OptionId.proceedOnce) {
+    const answers = stringAnswers(response.answers);
+    return answers ? { outcome: "approved", answers } : { outcome: "approved" };
+  }
+  return { outcome: "rejected" };
+}
+
+function stringAnswers(raw: Record<string, unknown> | null | undefined): Record<string, string> | undefined {
+  if (!raw) return undefined;
+  const answers: Record<string, string> = {};
+  // Key validity (canonical "0", "1", ... in range) is the answer formatter's job in core.
+  for (const [key, value] of Object.entries(raw)) if (typeof value === "string") answers[key] = value;
+  return answers;
+}
+
+export interface AskClientOptions {
+  /** The turn's signal: a cancelled prompt stops waiting at once (and tells the client). */
+  signal: AbortSignal;
+  /** The connection's signal: a closed connection means nobody can answer any more. */
+  connectionSignal: AbortSignal;
+  log: (message: string) => void;
+}
+
+/** Sends one permission request and maps the answer; never throws (a failure becomes an outcome). */
+export async function askClient(
+  client: AgentContext,
+  request: RequestPermissionRequest,
+  options: AskClientOptions,
+): Promise<ConfirmationOutcome> {
+  const { signal, connectionSignal, log } = options;
+  if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
+  let raw: unknown;
+  try {
+    raw = await client.request("session/request_permission", request, {
+      cancellationSignal: signal,
+      stopWaitingOnCancel: true,
+    });
+  } catch (error) {
+    if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
+    if (connectionSignal.aborted) return { outcome: "unattended", reason: "session_closed" };
+    log(`permission request for ${request.toolCall.toolCallId} failed; treating it as declined: ${describeError(error)}`);
+    return { outcome: "rejected" };
+  }
+  if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
+  const parsed = PermissionResponse.safeParse(raw);
+  if (!parsed.success) {
+    log(`malformed permission response for ${request.toolCall.toolCallId}; treating it as declined`);
+    return { outcome: "rejected" };
+  }
+  return interpretPermissionResponse(parsed.data, request.options);
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : JSON.stringify(error);
+}

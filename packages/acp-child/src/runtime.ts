@@ -1,0 +1,47 @@
+// What the ACP layer needs from core to run sessions, as one injected interface. The production wiring
+// (model provider from env/settings, Config, tools, MCP) is core-runtime.ts; tests of the ACP layer could
+// pass another implementation.
+import type { McpServer, SessionInfo } from "@agentclientprotocol/sdk";
+import type {
+  AgentEvent,
+  AgentSession,
+  ApprovalMode,
+  ConfirmationHandler,
+  ToolCallDescription,
+  TranscriptRecord,
+} from "@qwen-daemon/core";
+
+export interface SessionHooks {
+  onEvent: (event: AgentEvent) => void;
+  confirm: ConfirmationHandler;
+}
+
+export interface OpenSessionArgs {
+  sessionId: string;
+  cwd: string;
+  mcpServers: readonly McpServer[];
+  hooks: SessionHooks;
+  approvalMode: ApprovalMode;
+}
+
+/** A core session plus what the runtime opened for it (MCP connections) and must close with it. */
+export interface RuntimeSession {
+  readonly agent: AgentSession;
+  setApprovalMode(mode: ApprovalMode): void;
+  /** Closes the core session and releases per-session resources; safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export interface AgentRuntime {
+  readonly qwenHome: string;
+  createSession(args: OpenSessionArgs): Promise<RuntimeSession>;
+  /** `suppressRestore`: fully repair the history even when the restore switch is on (RESTORE-SPEC step 1). */
+  loadSession(args: OpenSessionArgs & { suppressRestore: boolean }): Promise<RuntimeSession>;
+  /** True when a transcript exists for the session (load/resume of anything else is "not found"). */
+  sessionExists(cwd: string, sessionId: string): Promise<boolean>;
+  /** The transcript as on disk, for a read-only replay of a session that is not live; undefined if none. */
+  readRecords(cwd: string, sessionId: string): Promise<TranscriptRecord[] | undefined>;
+  listSessions(cwd: string): Promise<SessionInfo[]>;
+  describeCall(cwd: string, name: string, args: Record<string, unknown>): ToolCallDescription;
+  close(): Promise<void>;
+}

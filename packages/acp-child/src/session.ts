@@ -1,0 +1,149 @@
+// One ACP session in this child: the core session plus what the ACP layer adds around it — approval mode,
+// the prompt in flight (one at a time, later ones queue), cancellation, and ordered session/update
+// delivery. Each session asks its own permissions; nothing here waits on another session.
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type {
+  AgentEvent,
+  AgentSession,
+  ApprovalMode,
+  ConfirmationOutcome,
+  ConfirmationRequest,
+} from "@qwen-daemon/core";
+import { eventToUpdate } from "./events.js";
+import type { Logger } from "./logger.js";
+import { askClient, buildPermissionRequest } from "./permissions.js";
+import type { RuntimeSession, SessionHooks } from "./runtime.js";
+
+export interface AcpSessionDeps {
+  sessionId: string;
+  cwd: string;
+  client: AgentContext;
+  /** Aborts when the connection to the client closes. */
+  connectionSignal: AbortSignal;
+  log: Logger;
+}
+
+export class AcpSession {
+  readonly sessionId: string;
+  readonly cwd: string;
+  private readonly deps: AcpSessionDeps;
+  private runtime: RuntimeSession | undefined;
+  private approvalMode: ApprovalMode = "default";
+  /** session/update notifications go out in order; a failed send is logged, later sends still run. */
+  private outbox: Promise<void> = Promise.resolve();
+  /** Prompts run one after another; `active` aborts the one running now. */
+  private turnChain: Promise<void> = Promise.resolve();
+  private active: AbortController | undefined;
+  private pendingTurns = 0;
+  private closed = false;
+
+  constructor(deps: AcpSessionDeps) {
+    this.deps = deps;
+    this.sessionId = deps.sessionId;
+    this.cwd = deps.cwd;
+  }
+
+  /** The hooks core's session reports to; they stay valid across a reload of the core session. */
+  readonly hooks: SessionHooks = {
+    onEvent: (event: AgentEvent) => this.send(eventToUpdate(event)),
+    confirm: (request, signal) => this.confirm(request, signal),
+  };
+
+  get agent(): AgentSession {
+    if (!this.runtime) throw new Error(`session ${this.sessionId} has no core session attached`);
+    return this.runtime.agent;
+  }
+
+  get mode(): ApprovalMode {
+    return this.approvalMode;
+  }
+
+  /** A prompt is running or queued here, or core says its turn loop is busy. */
+  get promptActive(): boolean {
+    return this.pendingTurns > 0 || (this.runtime?.agent.promptActive ?? false);
+  }
+
+  /** Attaches a (re)loaded core session; detach() the previous one first. */
+  attach(runtime: RuntimeSession): void {
+    this.runtime = runtime;
+    runtime.setApprovalMode(this.approvalMode);
+  }
+
+  /** Closes the core session (its files) so it can be reloaded from disk; only while idle. */
+  async detach(): Promise<void> {
+    const runtime = this.runtime;
+    this.runtime = undefined;
+    await runtime?.dispose();
+  }
+
+  setMode(mode: ApprovalMode): void {
+    this.approvalMode = mode;
+    this.runtime?.setApprovalMode(mode);
+    this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+  }
+
+  /** Queues a session/update for this session; ordering is kept across awaits. */
+  send(update: SessionUpdate): void {
+    const { client, log } = this.deps;
+    this.outbox = this.outbox.then(() =>
+      client.notify("session/update", { sessionId: this.sessionId, update }).catch((error: unknown) => {
+        log.warn(`session/update for ${this.sessionId} not delivered: ${String(error)}`);
+      }),
+    );
+  }
+
+  /** Resolves once every update queued so far has been written. */
+  flush(): Promise<void> {
+    return this.outbox;
+  }
+
+  /**
+   * Runs one prompt-like turn after any earlier one has finished, with its own AbortController so
+   * session/cancel stops exactly this turn. All its updates are written before the result is returned.
+   */
+  runTurn<T>(turn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`session ${this.sessionId} is closed`));
+    this.pendingTurns++;
+    const run = this.turnChain.then(async () => {
+      const controller = new AbortController();
+      this.active = controller;
+      try {
+        return await turn(controller.signal);
+      } finally {
+        this.active = undefined;
+        this.pendingTurns--;
+        await this.flush();
+      }
+    });
+    this.turnChain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** session/cancel: stops the running turn (its pending permission request is withdrawn). */
+  cancel(): void {
+    this.active?.abort(new Error("cancelled by the client"));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.cancel();
+    await this.turnChain;
+    await this.flush();
+    await this.runtime?.dispose();
+  }
+
+  private async confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome> {
+    // The tool_call update must reach the client before the permission request that refers to it.
+    await this.flush();
+    const outcome = await askClient(this.deps.client, buildPermissionRequest(this.sessionId, request), {
+      signal,
+      connectionSignal: this.deps.connectionSignal,
+      log: (message) => this.deps.log.warn(message),
+    });
+    return outcome;
+  }
+}

@@ -1,0 +1,52 @@
+// Builders for the ACP `session/update` payloads this child sends, shared by the live turn (events.ts)
+// and history replay (replay.ts) so a replayed tool call looks exactly like a live one.
+import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
+import type { ToolCallDescription } from "@qwen-daemon/core";
+
+export function textChunk(
+  kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk",
+  text: string,
+): SessionUpdate {
+  return { sessionUpdate: kind, content: { type: "text", text } };
+}
+
+export interface ToolCallStart {
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  description: ToolCallDescription;
+  status: ToolCallStatus;
+}
+
+export function toolCallStarted(call: ToolCallStart): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: call.callId,
+    title: call.description.title,
+    kind: call.description.uiKind as ToolKind,
+    status: call.status,
+    content: diffContent(call.description),
+    locations: (call.description.locations ?? []).map((l) => (l.line === undefined ? { path: l.path } : l)),
+    rawInput: call.args,
+    _meta: { toolName: call.name },
+  };
+}
+
+/** A finished (or failed) call; `text` is the tool's output or error, shown as the call's content. */
+export function toolCallFinished(callId: string, status: ToolCallStatus, text?: string): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: callId,
+    status,
+    ...(text === undefined ? {} : { content: [textContent(text)] }),
+  };
+}
+
+export function textContent(text: string): ToolCallContent {
+  return { type: "content", content: { type: "text", text } };
+}
+
+export function diffContent(description: ToolCallDescription): ToolCallContent[] {
+  const diff = description.diff;
+  return diff ? [{ type: "diff", path: diff.path, oldText: diff.oldText, newText: diff.newText }] : [];
+}

@@ -1,0 +1,325 @@
+// One agent session (one per ACP session): the chat, its transcript and prompt ledger, and the three ways a
+// turn starts: a user prompt, a restored question (RESTORE-SPEC step 5) and "continue" after an interruption.
+// One prompt at a time: a second call while one runs throws SessionBusyError (the host queues).
+import type { Config } from "../config.js";
+import type { FunctionCall, Part } from "../content.js";
+import {
+  findRestorableAskUserQuestion,
+  restorableAskUserQuestionCallIds,
+} from "../history/ask-user-question-restore.js";
+import { classifySessionTail } from "../history/session-recovery.js";
+import type { ModelProvider } from "../model/provider.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { ConfirmationKind } from "../tools/tool.js";
+import { historyFromRecords } from "../transcript/history.js";
+import { DAEMON_LOST, type LedgerTerminalState, PromptLedger } from "../transcript/ledger.js";
+import { transcriptPath } from "../transcript/paths.js";
+import { readTranscript } from "../transcript/reader.js";
+import type { LedgerEntry, TranscriptRecord } from "../transcript/records.js";
+import { SessionTranscript } from "../transcript/session-transcript.js";
+import { Chat } from "./chat.js";
+import type { AgentEvent, ConfirmationHandler, StopReason } from "./contract.js";
+import { DEFAULT_MAX_TURNS, runTurn, type TurnOutcome, type TurnStart } from "./turn-loop.js";
+import type { TurnRecorder } from "./turn-recorder.js";
+
+export interface AgentSessionOptions {
+  sessionId: string;
+  /** Absolute workspace root. */
+  cwd: string;
+  /** Storage root of transcripts (QWEN_HOME). */
+  qwenHome: string;
+  provider: ModelProvider;
+  config: Config;
+  /** Tools offered to the model; ask_user_question only when the host can collect answers. */
+  tools: ToolRegistry;
+  /** The host maps these to ACP session/update. */
+  onEvent: (event: AgentEvent) => void;
+  /** The host maps this to ACP session/request_permission. */
+  confirm: ConfirmationHandler;
+  clock?: () => Date;
+  /** Model requests per turn (default DEFAULT_MAX_TURNS). */
+  maxTurns?: number;
+  systemInstruction?: string;
+  /** Written in every transcript record. */
+  version?: string;
+}
+
+export interface LoadOptions extends AgentSessionOptions {
+  /**
+   * The host will not re-hang a question on this load (no client attached, fork restore): the history is
+   * then fully repaired, in step with a replay that finalizes the question as failed.
+   */
+  suppressRestore?: boolean;
+}
+
+export interface PromptOptions {
+  promptId: string;
+  signal: AbortSignal;
+}
+
+export type Interruption = "none" | "interrupted_prompt" | "interrupted_turn";
+
+export interface ContinueResult {
+  accepted: boolean;
+  interruption: Interruption;
+  stopReason?: StopReason;
+}
+
+/** A prompt arrived while another one runs in the same session. */
+export class SessionBusyError extends Error {
+  override readonly name = "SessionBusyError";
+  constructor(readonly sessionId: string) {
+    super(`Session ${sessionId} is already running a prompt; wait for it to end (the host queues prompts).`);
+  }
+}
+
+export class SessionClosedError extends Error {
+  override readonly name = "SessionClosedError";
+  constructor(readonly sessionId: string) {
+    super(`Session ${sessionId} is closed.`);
+  }
+}
+
+/** The session already has a transcript; load it instead of creating it anew. */
+export class SessionExistsError extends Error {
+  override readonly name = "SessionExistsError";
+  constructor(readonly sessionId: string) {
+    super(`Session ${sessionId} already has a transcript.`);
+  }
+}
+
+export class AgentSession {
+  readonly sessionId: string;
+  readonly chat: Chat;
+  readonly #opts: AgentSessionOptions;
+  readonly #transcript: SessionTranscript;
+  readonly #ledger: PromptLedger;
+  readonly #records: TranscriptRecord[];
+  /** Kinds allowed for the rest of the session ("approved_always"). */
+  readonly #alwaysAllowed = new Set<ConfirmationKind>();
+  #active = false;
+  #closed = false;
+  /** Load left `in_flight` ledger entries open for a restore to close; the next prompt closes them otherwise. */
+  #staleOpenPrompts: boolean;
+
+  private constructor(
+    opts: AgentSessionOptions,
+    parts: { chat: Chat; transcript: SessionTranscript; ledger: PromptLedger; records: TranscriptRecord[] },
+    staleOpenPrompts: boolean,
+  ) {
+    this.sessionId = opts.sessionId;
+    this.#opts = opts;
+    this.chat = parts.chat;
+    this.#transcript = parts.transcript;
+    this.#ledger = parts.ledger;
+    this.#records = parts.records;
+    this.#staleOpenPrompts = staleOpenPrompts;
+  }
+
+  /** A new session with an empty transcript (the file appears with the first record). */
+  static async create(opts: AgentSessionOptions): Promise<AgentSession> {
+    const location = { qwenHome: opts.qwenHome, cwd: opts.cwd, sessionId: opts.sessionId };
+    if (await SessionTranscript.exists(location)) throw new SessionExistsError(opts.sessionId);
+    const transcript = await SessionTranscript.open(transcriptOptions(opts));
+    const ledger = PromptLedger.forSession(location, ledgerOptions(opts));
+    return new AgentSession(opts, { chat: Chat.start([]), transcript, ledger, records: [] }, false);
+  }
+
+  /**
+   * Reads the transcript (TranscriptNotFoundError when there is none) and starts the chat. With the restore
+   * switch on (and no suppressRestore), a trailing restorable question is left dangling for restoreQuestion();
+   * every other dangling call is repaired. When nothing will be restored, prompts the ledger still has in
+   * flight (their process died) are closed as interrupted / daemon_lost.
+   */
+  static async load(opts: LoadOptions): Promise<AgentSession> {
+    const { records } = await readTranscript(transcriptPath(opts.qwenHome, opts.cwd, opts.sessionId));
+    const history = historyFromRecords(records);
+    const preserve =
+      opts.suppressRestore !== true &&
+      (opts.config.getRestoreAskUserQuestion() || opts.config.getPreserveRestorableAskUserQuestion());
+    const preserveCallIds = preserve ? restorableAskUserQuestionCallIds(history.at(-1)) : undefined;
+    const chat = Chat.start(history, preserveCallIds ? { preserveCallIds } : {});
+    const transcript = await SessionTranscript.open(transcriptOptions(opts));
+    const ledger = PromptLedger.forSession(opts, ledgerOptions(opts));
+    const session = new AgentSession(opts, { chat, transcript, ledger, records }, true);
+    if (!session.restorableQuestion()) await session.closeInterruptedPrompts();
+    return session;
+  }
+
+  get promptActive(): boolean {
+    return this.#active;
+  }
+
+  /** The records on disk, in file order: those read at load plus those written since. */
+  records(): readonly TranscriptRecord[] {
+    return this.#records;
+  }
+
+  /** The restore switch is on and the chat ends with a restorable question batch: its calls. */
+  restorableQuestion(): { functionCalls: FunctionCall[] } | undefined {
+    if (!this.#opts.config.getRestoreAskUserQuestion()) return undefined;
+    return findRestorableAskUserQuestion(this.chat.peekLastHistoryEntry());
+  }
+
+  /** Prompt ids the ledger has in flight (before a prompt runs: ones whose process died). */
+  openPrompts(): Promise<string[]> {
+    return this.#ledger.openPrompts();
+  }
+
+  /**
+   * Closes every in-flight ledger entry as interrupted (default code daemon_lost). For a host that decides
+   * not to restore after all; prompt() does it too before its own entry.
+   */
+  async closeInterruptedPrompts(code: string = DAEMON_LOST): Promise<LedgerEntry[]> {
+    this.#staleOpenPrompts = false;
+    return this.#ledger.closeInterrupted(code);
+  }
+
+  async prompt(parts: Part[], opts: PromptOptions): Promise<{ stopReason: StopReason }> {
+    return this.#tracked(opts, async () => {
+      if (this.#staleOpenPrompts) await this.closeInterruptedPrompts();
+      return this.#turn(opts, { kind: "user", parts });
+    });
+  }
+
+  /**
+   * RESTORE-SPEC step 5. Re-checks the switch and the trailing question (a forged or already answered one is
+   * a no-op end_turn), asks again through confirm() (a fresh request), records the real answer and continues
+   * the same turn. No user record. The prompts the restore takes over get interrupted {code: "restored",
+   * restoredBy: promptId}. Cancel records the decline; an unattended end records nothing for the batch.
+   */
+  async restoreQuestion(opts: PromptOptions): Promise<{ stopReason: StopReason }> {
+    return this.#tracked(opts, async () => {
+      const question = this.restorableQuestion();
+      if (!question) {
+        if (this.#staleOpenPrompts) await this.closeInterruptedPrompts();
+        return { stopReason: "end_turn", modelRequests: 0 };
+      }
+      this.#staleOpenPrompts = false;
+      await this.#ledger.closeInterrupted("restored", opts.promptId);
+      return this.#turn(opts, { kind: "pending_calls", calls: question.functionCalls });
+    });
+  }
+
+  /**
+   * Continues a turn cut short, classified from the transcript: `interrupted_prompt` (the model never
+   * answered the last user entry) re-runs the model; `interrupted_turn` (calls without results) records the
+   * orphan-repair failure for each and continues. Refused while a restorable question waits: generic
+   * continue would turn the question into a tool failure.
+   */
+  async continueLastTurn(opts: PromptOptions): Promise<ContinueResult> {
+    this.#assertIdle();
+    if (this.restorableQuestion()) return { accepted: false, interruption: "none" };
+    const tail = classifySessionTail(historyFromRecords(this.#records));
+    if (tail.kind !== "interrupted_prompt" && tail.kind !== "interrupted_turn") {
+      return { accepted: false, interruption: "none" };
+    }
+    const { stopReason } = await this.#tracked(opts, async () => {
+      if (this.#staleOpenPrompts) await this.closeInterruptedPrompts();
+      if (tail.kind === "interrupted_turn") {
+        const recorder = this.#recorder(opts.promptId);
+        for (const part of tail.syntheticResponses.parts) {
+          const response = part.functionResponse!;
+          await recorder.toolResult(
+            { role: "user", parts: [part] },
+            { callId: response.id!, status: "error", resultDisplay: String(response.response.error) },
+          );
+        }
+        // Load-time repair already put these very responses in the chat; a live dangling call has none yet.
+        if (this.chat.peekLastHistoryEntry()?.role === "model") this.chat.append(tail.syntheticResponses);
+      }
+      return this.#turn(opts, { kind: "continue" });
+    });
+    return { accepted: true, interruption: tail.kind, stopReason };
+  }
+
+  /** Waits for pending writes and closes the files. Idempotent; abort a running prompt first. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([this.#transcript.close(), this.#ledger.close()]);
+  }
+
+  #assertIdle(): void {
+    if (this.#closed) throw new SessionClosedError(this.sessionId);
+    if (this.#active) throw new SessionBusyError(this.sessionId);
+  }
+
+  /** Runs `body` as the one active prompt with its ledger entries: in_flight, then one terminal state. */
+  async #tracked(opts: PromptOptions, body: () => Promise<TurnOutcome>): Promise<{ stopReason: StopReason }> {
+    this.#assertIdle();
+    this.#active = true;
+    try {
+      await this.#ledger.begin(opts.promptId);
+      let outcome: TurnOutcome;
+      try {
+        outcome = await body();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await this.#ledger.finish(opts.promptId, "failed", { message });
+        throw error;
+      }
+      const [state, code] = ledgerTerminal(outcome);
+      await this.#ledger.finish(opts.promptId, state, { stopReason: outcome.stopReason, code });
+      return { stopReason: outcome.stopReason };
+    } finally {
+      this.#active = false;
+    }
+  }
+
+  #turn(opts: PromptOptions, start: TurnStart): Promise<TurnOutcome> {
+    const o = this.#opts;
+    return runTurn(
+      {
+        chat: this.chat,
+        provider: o.provider,
+        tools: o.tools,
+        recorder: this.#recorder(opts.promptId),
+        onEvent: o.onEvent,
+        confirm: o.confirm,
+        cwd: o.cwd,
+        approvalMode: () => o.config.approvalMode,
+        alwaysAllowed: this.#alwaysAllowed,
+        maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
+        ...(o.systemInstruction === undefined ? {} : { systemInstruction: o.systemInstruction }),
+        signal: opts.signal,
+      },
+      start,
+    );
+  }
+
+  /** Writes through the transcript and keeps each record, so records() never re-reads the file. */
+  #recorder(promptId: string): TurnRecorder {
+    const t = this.#transcript;
+    const keep = (record: TranscriptRecord) => {
+      this.#records.push(record);
+    };
+    const model = this.#opts.provider.model;
+    return {
+      user: async (message) => keep(await t.appendUser(message, { promptId })),
+      assistant: async (message) => keep(await t.appendAssistant(message, { model })),
+      toolResult: async (message, result) => keep(await t.appendToolResult(message, result)),
+      turnResult: async (data) => keep(await t.appendSystem("turn_result", { ...data, promptId })),
+    };
+  }
+}
+
+function ledgerTerminal(outcome: TurnOutcome): [LedgerTerminalState, string | undefined] {
+  if (outcome.stopReason === "cancelled") return ["cancelled", undefined];
+  // The question was never answered: the prompt did not complete, and the call waits on disk for a restore.
+  if (outcome.unattended) return ["interrupted", outcome.unattended];
+  return ["completed", undefined];
+}
+
+function transcriptOptions(opts: AgentSessionOptions) {
+  return {
+    qwenHome: opts.qwenHome,
+    cwd: opts.cwd,
+    sessionId: opts.sessionId,
+    ...(opts.version === undefined ? {} : { version: opts.version }),
+    ...(opts.clock === undefined ? {} : { now: opts.clock }),
+  };
+}
+
+function ledgerOptions(opts: AgentSessionOptions) {
+  return opts.clock === undefined ? {} : { now: opts.clock };
+}

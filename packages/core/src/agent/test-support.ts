@@ -1,0 +1,66 @@
+// Shared fixtures of the agent tests (turn-loop.test.ts, agent-session.test.ts); not part of the public API.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OpenAICompatibleProvider } from "../model/openai-provider.js";
+import type { FakeOpenAIServer, FakeQuestion } from "../testing/index.js";
+import type { ConfirmationKind, Tool } from "../tools/tool.js";
+import type { AgentEvent } from "./contract.js";
+
+export interface TempWorkspace {
+  qwenHome: string;
+  cwd: string;
+  remove(): Promise<void>;
+}
+
+export async function tempWorkspace(): Promise<TempWorkspace> {
+  const root = await mkdtemp(join(tmpdir(), "agent-test-"));
+  return {
+    qwenHome: join(root, "qwen-home"),
+    cwd: root,
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** The real provider over HTTP against the fake server; retries sleep for 0 ms. */
+export function providerFor(server: FakeOpenAIServer): OpenAICompatibleProvider {
+  return new OpenAICompatibleProvider({ baseUrl: server.url, apiKey: "sk-test", model: "fake-model", sleep: async () => {} });
+}
+
+export const COLOR_QUESTION: FakeQuestion = {
+  question: "Which color do you like?",
+  header: "Color",
+  options: [
+    { label: "Blue", description: "Calm" },
+    { label: "Red", description: "Bold" },
+  ],
+};
+
+export const COLOR_ANSWER_TEXT = "User has provided the following answers:\n\n**Color**: Blue";
+
+/** A tool that records its calls and returns `output`. */
+export function recordingTool(
+  name: string,
+  confirmation: ConfirmationKind,
+  output = `${name} done`,
+): Tool & { calls: Record<string, unknown>[] } {
+  const calls: Record<string, unknown>[] = [];
+  return {
+    calls,
+    name,
+    description: `Test tool ${name}`,
+    parameters: { type: "object", properties: {} },
+    confirmation,
+    validate: () => undefined,
+    describe: () => ({ title: `Run ${name}`, uiKind: "other" }),
+    execute: async (args) => {
+      calls.push(args);
+      return { output };
+    },
+  };
+}
+
+export function eventLog(): { events: AgentEvent[]; onEvent: (e: AgentEvent) => void } {
+  const events: AgentEvent[] = [];
+  return { events, onEvent: (e) => events.push(e) };
+}

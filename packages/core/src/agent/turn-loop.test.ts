@@ -1,0 +1,274 @@
+// The turn loop against the fake OpenAI server over real HTTP, with an in-memory recorder.
+// Session-level behaviour (transcript on disk, ledger, restore) is in agent-session.test.ts.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Content } from "../content.js";
+import { ModelError } from "../model/provider.js";
+import {
+  askUserQuestionCall,
+  type FakeOpenAIServer,
+  type FakeScript,
+  messageText,
+  reply,
+  startFakeOpenAIServer,
+  trailingToolMessages,
+} from "../testing/index.js";
+import { planModeDenialText } from "../tools/approval.js";
+import { createAskUserQuestionTool } from "../tools/ask-user-question.js";
+import { TOOL_CANCELLED_BEFORE_EXECUTION_TEXT } from "../tools/ask-user-question-result.js";
+import { ToolRegistry } from "../tools/registry.js";
+import type { ApprovalMode, Tool } from "../tools/tool.js";
+import type { ToolCallResult } from "../transcript/records.js";
+import { Chat } from "./chat.js";
+import type { ConfirmationHandler } from "./contract.js";
+import { COLOR_ANSWER_TEXT, COLOR_QUESTION, eventLog, providerFor, recordingTool } from "./test-support.js";
+import { SKIPPED_AFTER_PERMISSION_CANCEL_TEXT, toolNotFoundText } from "./tool-result-texts.js";
+import { runTurn, type TurnDeps } from "./turn-loop.js";
+import type { TurnRecorder, TurnResultData } from "./turn-recorder.js";
+
+type Logged =
+  | { type: "user" | "assistant"; message: Content }
+  | { type: "tool_result"; message: Content; result: ToolCallResult }
+  | { type: "turn_result"; data: TurnResultData };
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface SetupOptions {
+  tools?: Tool[];
+  confirm?: ConfirmationHandler;
+  approvalMode?: ApprovalMode;
+  maxTurns?: number;
+}
+
+async function setup(script: FakeScript, options: SetupOptions = {}) {
+  server = await startFakeOpenAIServer(script);
+  const log: Logged[] = [];
+  const recorder: TurnRecorder = {
+    user: async (message) => void log.push({ type: "user", message }),
+    assistant: async (message) => void log.push({ type: "assistant", message }),
+    toolResult: async (message, result) => void log.push({ type: "tool_result", message, result }),
+    turnResult: async (data) => void log.push({ type: "turn_result", data }),
+  };
+  const { events, onEvent } = eventLog();
+  const controller = new AbortController();
+  const confirm = vi.fn(options.confirm ?? (async () => ({ outcome: "approved" as const })));
+  const deps: TurnDeps = {
+    chat: Chat.start([]),
+    provider: providerFor(server),
+    tools: new ToolRegistry(options.tools ?? [createAskUserQuestionTool()]),
+    recorder,
+    onEvent,
+    confirm,
+    cwd: "/nonexistent-workspace",
+    approvalMode: () => options.approvalMode ?? "default",
+    alwaysAllowed: new Set(),
+    maxTurns: options.maxTurns ?? 10,
+    signal: controller.signal,
+  };
+  return { server, deps, log, events, controller, confirm };
+}
+
+const userStart = (text: string) => ({ kind: "user" as const, parts: [{ text }] });
+const toolResults = (log: Logged[]) =>
+  log.flatMap((l) => (l.type === "tool_result" ? [l.message.parts[0]!.functionResponse!.response] : []));
+
+describe("runTurn", () => {
+  it("answers a question with the formatted answers and continues the turn", async () => {
+    const { server, deps, log, events } = await setup([askUserQuestionCall([COLOR_QUESTION]), reply.text("Blue it is.")], {
+      confirm: async () => ({ outcome: "approved", answers: { "0": "Blue" } }),
+    });
+    const outcome = await runTurn(deps, userStart("pick a color"));
+    expect(outcome).toEqual({ stopReason: "end_turn", modelRequests: 2 });
+    expect(trailingToolMessages(server.requests[1]!).map((m) => m.content)).toEqual([COLOR_ANSWER_TEXT]);
+    expect(log.map((l) => l.type)).toEqual(["user", "assistant", "tool_result", "assistant", "turn_result"]);
+    expect(events.filter((e) => e.type === "tool_call" || e.type === "tool_call_update").map((e) => e.status)).toEqual([
+      "pending",
+      "completed",
+    ]);
+    expect(events.filter((e) => e.type === "model_text").map((e) => (e.type === "model_text" ? e.text : "")).join("")).toBe(
+      "Blue it is.",
+    );
+  });
+
+  it("turns invalid question arguments into the validation text without asking", async () => {
+    const oneOption = { questions: [{ question: "Q?", header: "H", options: [{ label: "a", description: "b" }] }] };
+    const { server, deps, confirm, log } = await setup([
+      reply.toolCall("ask_user_question", oneOption),
+      reply.text("Sorry."),
+    ]);
+    expect((await runTurn(deps, userStart("ask me"))).stopReason).toBe("end_turn");
+    expect(confirm).not.toHaveBeenCalled();
+    expect(trailingToolMessages(server.requests[1]!).map((m) => m.content)).toEqual([
+      'Question 1: "options" must contain between 2 and 4 options.',
+    ]);
+    expect(log.find((l) => l.type === "tool_result")).toMatchObject({ result: { status: "error" } });
+  });
+
+  it("ends the turn when the user rejects a tool; later calls of the batch are skipped, not run", async () => {
+    const deploy = recordingTool("deploy", "exec");
+    const probe = recordingTool("probe", "none");
+    const { server, deps, log } = await setup(
+      [reply.toolCalls([{ name: "deploy", args: {} }, { name: "probe", args: {} }])],
+      { tools: [deploy, probe], confirm: async () => ({ outcome: "rejected" }) },
+    );
+    expect(await runTurn(deps, userStart("ship it"))).toMatchObject({ stopReason: "end_turn", modelRequests: 1 });
+    expect(server.requests).toHaveLength(1);
+    expect(deploy.calls).toEqual([]);
+    expect(probe.calls).toEqual([]);
+    expect(toolResults(log)).toEqual([
+      { error: 'Tool "deploy" was canceled by the user.' },
+      { error: SKIPPED_AFTER_PERMISSION_CANCEL_TEXT },
+    ]);
+    // The chat holds the refusal, so the model sees it with the next prompt.
+    expect(deps.chat.peekLastHistoryEntry()?.parts.map((p) => p.functionResponse?.response)).toEqual(toolResults(log));
+  });
+
+  it("stops at the max-turns guard", async () => {
+    const probe = recordingTool("probe", "none");
+    const { server, deps, log } = await setup(() => reply.toolCall("probe", {}), { tools: [probe], maxTurns: 3 });
+    expect(await runTurn(deps, userStart("loop forever"))).toEqual({
+      stopReason: "max_turn_requests",
+      modelRequests: 3,
+    });
+    expect(server.requests).toHaveLength(3);
+    expect(probe.calls).toHaveLength(3);
+    expect(log.at(-1)).toEqual({ type: "turn_result", data: { stopReason: "max_turn_requests", modelRequests: 3 } });
+  });
+
+  it("cancels mid-stream: keeps the text already shown, drops the connection", async () => {
+    const { server, deps, log, controller } = await setup([reply.stall({ text: "partial answer" })]);
+    deps.onEvent = (event) => {
+      if (event.type === "model_text") controller.abort();
+    };
+    expect((await runTurn(deps, userStart("talk"))).stopReason).toBe("cancelled");
+    await server.waitForClientAbort(1);
+    const assistant = log.find((l) => l.type === "assistant");
+    const text = assistant?.type === "assistant" ? assistant.message.parts[0]?.text : undefined;
+    expect(text && "partial answer".startsWith(text)).toBe(true);
+    expect(log.at(-1)).toMatchObject({ type: "turn_result", data: { stopReason: "cancelled" } });
+  });
+
+  it("cancels while a permission waits: that call and the rest get the cancelled text", async () => {
+    const deploy = recordingTool("deploy", "exec");
+    const probe = recordingTool("probe", "none");
+    const { deps, log, controller } = await setup(
+      [reply.toolCalls([{ name: "deploy", args: {} }, { name: "probe", args: {} }])],
+      {
+        tools: [deploy, probe],
+        confirm: (_request, signal) =>
+          new Promise((resolve) => {
+            signal.addEventListener("abort", () => resolve({ outcome: "unattended", reason: "aborted" }));
+            controller.abort();
+          }),
+      },
+    );
+    expect((await runTurn(deps, userStart("ship it"))).stopReason).toBe("cancelled");
+    expect(deploy.calls).toEqual([]);
+    expect(probe.calls).toEqual([]);
+    expect(toolResults(log)).toEqual([
+      { error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT },
+      { error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT },
+    ]);
+  });
+
+  it("records a question's answer even when the prompt is cancelled as it arrives", async () => {
+    const { server, deps, log, controller } = await setup([askUserQuestionCall([COLOR_QUESTION])], {
+      confirm: async () => {
+        controller.abort();
+        return { outcome: "approved", answers: { "0": "Blue" } };
+      },
+    });
+    expect((await runTurn(deps, userStart("pick"))).stopReason).toBe("cancelled");
+    expect(toolResults(log)).toEqual([{ output: COLOR_ANSWER_TEXT }]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("records nothing for a batch whose question ends unattended, even results of calls already run", async () => {
+    const probe = recordingTool("probe", "none");
+    const { deps, log } = await setup(
+      [
+        reply.toolCalls([
+          { name: "probe", args: {} },
+          { name: "ask_user_question", args: { questions: [COLOR_QUESTION] } },
+        ]),
+      ],
+      { tools: [probe, createAskUserQuestionTool()], confirm: async () => ({ outcome: "unattended", reason: "timeout" }) },
+    );
+    expect(await runTurn(deps, userStart("go"))).toEqual({
+      stopReason: "end_turn",
+      modelRequests: 1,
+      unattended: "timeout",
+    });
+    expect(probe.calls).toHaveLength(1);
+    expect(log.map((l) => l.type)).toEqual(["user", "assistant", "turn_result"]);
+    expect(deps.chat.peekLastHistoryEntry()?.role).toBe("model");
+  });
+
+  it("answers an unknown tool with an error and lets the model go on", async () => {
+    const { server, deps } = await setup([reply.toolCall("nope", {}), reply.text("ok")]);
+    expect((await runTurn(deps, userStart("x"))).stopReason).toBe("end_turn");
+    expect(trailingToolMessages(server.requests[1]!)[0]?.content).toBe(toolNotFoundText("nope"));
+  });
+
+  it("tells the model when its arguments are not a JSON object", async () => {
+    const probe = recordingTool("probe", "none");
+    const { server, deps } = await setup([reply.toolCall("probe", "{not json"), reply.text("ok")], { tools: [probe] });
+    await runTurn(deps, userStart("x"));
+    expect(probe.calls).toEqual([]);
+    expect(trailingToolMessages(server.requests[1]!)[0]?.content).toMatch(/^Tool "probe" was called with arguments that are not a JSON object/);
+  });
+
+  it("refuses edits in plan mode without asking", async () => {
+    const patch = recordingTool("patch", "edit");
+    const { server, deps, confirm } = await setup([reply.toolCall("patch", {}), reply.text("ok")], {
+      tools: [patch],
+      approvalMode: "plan",
+    });
+    await runTurn(deps, userStart("x"));
+    expect(confirm).not.toHaveBeenCalled();
+    expect(patch.calls).toEqual([]);
+    expect(trailingToolMessages(server.requests[1]!)[0]?.content).toBe(planModeDenialText("patch"));
+  });
+
+  it("stops asking for a kind the user allowed always", async () => {
+    const deploy = recordingTool("deploy", "exec");
+    const { deps, confirm } = await setup([reply.toolCall("deploy", {}), reply.toolCall("deploy", {}), reply.text("done")], {
+      tools: [deploy],
+      confirm: async () => ({ outcome: "approved_always" }),
+    });
+    expect((await runTurn(deps, userStart("x"))).stopReason).toBe("end_turn");
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(deploy.calls).toHaveLength(2);
+    expect(deps.alwaysAllowed.has("exec")).toBe(true);
+  });
+
+  it("ends the turn with the ModelError after recording it in turn_result", async () => {
+    const { deps, log } = await setup([reply.error(400, { message: "bad request here" })]);
+    const error = await runTurn(deps, userStart("x")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe("bad_request");
+    expect(log.at(-1)).toMatchObject({ type: "turn_result", data: { error: { kind: "bad_request", status: 400 } } });
+  });
+
+  it("sends what the user typed and streams the model's reply as events", async () => {
+    const { server, deps, events } = await setup([reply.text("Hello there", { reasoning: "thinking", deltas: 2 })]);
+    await runTurn(deps, userStart("hi"));
+    expect(messageText(server.requests[0]!.messages.at(-1))).toBe("hi");
+    expect(events.filter((e) => e.type === "thought").length).toBeGreaterThan(0);
+    expect(events.filter((e) => e.type === "model_text")).toHaveLength(2);
+    expect(deps.chat.peekLastHistoryEntry()).toEqual({
+      role: "model",
+      parts: [{ text: "thinking", thought: true }, { text: "Hello there" }],
+    });
+  });
+
+  it("refuses pending calls that are not the last model entry's calls", async () => {
+    const { deps } = await setup([]);
+    await expect(
+      runTurn(deps, { kind: "pending_calls", calls: [{ id: "c1", name: "ask_user_question", args: {} }] }),
+    ).rejects.toThrow(/not a pending call/);
+  });
+});

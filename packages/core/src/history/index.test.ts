@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import * as history from "./index.js";
+
+describe("history public API", () => {
+  it("lists exactly these exports", () => {
+    expect(Object.keys(history).sort()).toEqual(
+      [
+        "ORPHAN_TOOL_RESULT_TEXT",
+        "REPLAY_MISSING_TOOL_RESULT_TEXT",
+        "classifySessionTail",
+        "danglingCallIds",
+        "findRestorableAskUserQuestion",
+        "lastHistoryContentFromRecords",
+        "repairOrphanedToolCalls",
+        "repairOrphanedToolCallsWithReport",
+        "restorableAskUserQuestionCallIds",
+        "syntheticToolResponsePart",
+      ].sort(),
+    );
+  });
+});

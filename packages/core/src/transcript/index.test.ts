@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import * as transcript from "./index.js";
+
+describe("transcript public API", () => {
+  it("exports exactly these names", () => {
+    expect(Object.keys(transcript).sort()).toEqual(
+      [
+        "AssistantRecord",
+        "DAEMON_LOST",
+        "DISPLAY_NAME_MAX_CHARS",
+        "InvalidSessionIdError",
+        "LEDGER_SUFFIX",
+        "LedgerEntry",
+        "PromptLedger",
+        "SessionTranscript",
+        "SystemRecord",
+        "TRANSCRIPT_SUFFIX",
+        "ToolCallResult",
+        "ToolResultRecord",
+        "TranscriptNotFoundError",
+        "TranscriptRecord",
+        "TranscriptWriter",
+        "UNKNOWN_TRANSCRIPT_VERSION",
+        "UserRecord",
+        "activeBranch",
+        "assertValidSessionId",
+        "chatsDir",
+        "decodeTranscriptRecord",
+        "displayNameOf",
+        "historyFromRecords",
+        "isValidSessionId",
+        "ledgerPath",
+        "listPersistedSessions",
+        "openPromptIds",
+        "projectDirName",
+        "readTranscript",
+        "readTranscriptTail",
+        "resolveQwenHome",
+        "sessionIdOfFileName",
+        "transcriptPath",
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,51 @@
+// The on-disk layout of PROTOCOL.md "Transcript on disk":
+//   $QWEN_HOME (default ~/.qwen)/projects/<cwd with "/" -> "-">/chats/<sessionId>.jsonl (+ .ledger.jsonl)
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { assertValidSessionId } from "./session-id.js";
+
+/** Where one session's files live. */
+export interface SessionLocation {
+  /** The storage root (`resolveQwenHome()`), injected so tests use a temp dir. */
+  qwenHome: string;
+  /** The project working directory (absolute). */
+  cwd: string;
+  sessionId: string;
+}
+
+/** `$QWEN_HOME` when set and non-empty (made absolute), else `~/.qwen`. */
+export function resolveQwenHome(env: NodeJS.ProcessEnv = process.env, home: () => string = homedir): string {
+  const fromEnv = env.QWEN_HOME;
+  return fromEnv ? resolve(fromEnv) : join(home(), ".qwen");
+}
+
+/**
+ * The project folder name for a working directory: every "/" becomes "-" (so "/work/main" -> "-work-main").
+ * The cwd must be absolute: a relative one ("..") could otherwise name a folder outside `projects/`.
+ * It is normalized first so "/a/b/" and "/a/b" share one project.
+ * Note: the reference implementation replaces every non-alphanumeric character; PROTOCOL.md only "/".
+ */
+export function projectDirName(cwd: string): string {
+  if (!isAbsolute(cwd) || cwd.includes("\0")) {
+    throw new Error(`Transcript cwd must be an absolute path without NUL, got ${JSON.stringify(cwd)}`);
+  }
+  return resolve(cwd).replaceAll("/", "-");
+}
+
+export function chatsDir(qwenHome: string, cwd: string): string {
+  return join(qwenHome, "projects", projectDirName(cwd), "chats");
+}
+
+export function transcriptPath(qwenHome: string, cwd: string, sessionId: string): string {
+  assertValidSessionId(sessionId);
+  return join(chatsDir(qwenHome, cwd), `${sessionId}${TRANSCRIPT_SUFFIX}`);
+}
+
+export function ledgerPath(qwenHome: string, cwd: string, sessionId: string): string {
+  assertValidSessionId(sessionId);
+  return join(chatsDir(qwenHome, cwd), `${sessionId}${LEDGER_SUFFIX}`);
+}
+
+/** File-name suffixes, shared with the session listing so it skips exactly what this module names. */
+export const TRANSCRIPT_SUFFIX = ".jsonl";
+export const LEDGER_SUFFIX = ".ledger.jsonl";

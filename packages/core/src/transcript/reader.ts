@@ -1,0 +1,58 @@
+// Loading a transcript: stream the file, ignore a torn last line, count and skip corrupt lines, never fail on
+// content. Only a missing file is an error (TranscriptNotFoundError); other I/O errors propagate unchanged.
+import { forEachLine, JsonlAccumulator, readJsonlTail } from "./jsonl-file.js";
+import { TranscriptRecord } from "./records.js";
+
+export interface TranscriptReadResult {
+  records: TranscriptRecord[];
+  /** Complete lines skipped because they were not JSON or not a valid record. */
+  corruptLines: number;
+  /** The last line was cut short by a crash mid-write and was ignored. */
+  tornTail: boolean;
+}
+
+export class TranscriptNotFoundError extends Error {
+  override readonly name = "TranscriptNotFoundError";
+  constructor(
+    readonly path: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Transcript not found: ${path}`, options);
+  }
+}
+
+/** The record when `value` matches its zod schema (unknown keys are kept, as written), else undefined. */
+export function decodeTranscriptRecord(value: unknown): TranscriptRecord | undefined {
+  return TranscriptRecord.safeParse(value).success ? (value as TranscriptRecord) : undefined;
+}
+
+/** Reads every record of a transcript in file order. */
+export async function readTranscript(path: string): Promise<TranscriptReadResult> {
+  const acc = new JsonlAccumulator(decodeTranscriptRecord);
+  await notFoundAsTyped(path, () =>
+    forEachLine(path, (line, terminated) => {
+      acc.add(line, terminated);
+      return undefined;
+    }),
+  );
+  return { records: acc.items, corruptLines: acc.corruptLines, tornTail: acc.tornTail };
+}
+
+/**
+ * Reads only the last `n` valid records (in file order), scanning the file backwards: the cheap way to find
+ * the record a new one chains onto, or the last history entry. Counts cover only the lines scanned.
+ */
+export async function readTranscriptTail(path: string, n: number): Promise<TranscriptReadResult> {
+  const result = await notFoundAsTyped(path, () => readJsonlTail(path, n, decodeTranscriptRecord));
+  return { records: result.items, corruptLines: result.corruptLines, tornTail: result.tornTail };
+}
+
+async function notFoundAsTyped<T>(path: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new TranscriptNotFoundError(path, { cause: error });
+    throw error;
+  }
+}

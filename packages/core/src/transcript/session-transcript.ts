@@ -1,0 +1,171 @@
+// One session's transcript: fills the common record fields, chains records by uuid/parentUuid, and decides
+// which records must be fsynced. User messages, assistant messages (a question's functionCall must be on disk
+// before the question is shown, RESTORE-SPEC "Durable before shown") and tool results are durable; system
+// records are bookkeeping and may be lost in a crash.
+import { randomUUID } from "node:crypto";
+import { access } from "node:fs/promises";
+import type { z } from "zod";
+import type { Content } from "../content.js";
+import { type SessionLocation, transcriptPath } from "./paths.js";
+import { readTranscriptTail, TranscriptNotFoundError } from "./reader.js";
+import {
+  AssistantRecord,
+  SystemRecord,
+  type ToolCallResult,
+  ToolResultRecord,
+  type TranscriptRecord,
+  UserRecord,
+} from "./records.js";
+import { assertValidSessionId } from "./session-id.js";
+import { TranscriptWriter } from "./writer.js";
+
+export interface SessionTranscriptOptions extends SessionLocation {
+  /** Written in every record: the version of the program writing it. */
+  version?: string;
+  now?: () => Date;
+  newUuid?: () => string;
+}
+
+/** Used when the caller does not say which program version writes the transcript. */
+export const UNKNOWN_TRANSCRIPT_VERSION = "unknown";
+
+export class SessionTranscript {
+  readonly path: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly version: string;
+  private readonly writer: TranscriptWriter;
+  private readonly now: () => Date;
+  private readonly newUuid: () => string;
+  private lastUuid: string | null;
+
+  private constructor(options: SessionTranscriptOptions, path: string, lastUuid: string | null) {
+    this.path = path;
+    this.sessionId = options.sessionId;
+    this.cwd = options.cwd;
+    this.version = options.version ?? UNKNOWN_TRANSCRIPT_VERSION;
+    this.now = options.now ?? (() => new Date());
+    this.newUuid = options.newUuid ?? randomUUID;
+    this.writer = new TranscriptWriter(path);
+    this.lastUuid = lastUuid;
+  }
+
+  /**
+   * Opens (without creating: the file appears with the first record) the transcript of a session. An existing
+   * transcript is continued: the first new record's parentUuid is the uuid of its last valid record.
+   */
+  static async open(options: SessionTranscriptOptions): Promise<SessionTranscript> {
+    assertValidSessionId(options.sessionId);
+    const path = transcriptPath(options.qwenHome, options.cwd, options.sessionId);
+    let lastUuid: string | null = null;
+    try {
+      lastUuid = (await readTranscriptTail(path, 1)).records.at(-1)?.uuid ?? null;
+    } catch (error) {
+      if (!(error instanceof TranscriptNotFoundError)) throw error;
+    }
+    return new SessionTranscript(options, path, lastUuid);
+  }
+
+  /** Whether the session has a transcript file. */
+  static async exists(location: SessionLocation): Promise<boolean> {
+    const path = transcriptPath(location.qwenHome, location.cwd, location.sessionId);
+    try {
+      await access(path);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+  }
+
+  /** The uuid the next record will name as its parent (null before the first record). */
+  get lastRecordUuid(): string | null {
+    return this.lastUuid;
+  }
+
+  appendUser(message: Content, options: { promptId?: string } = {}): Promise<UserRecord> {
+    const record = {
+      ...this.base(),
+      type: "user" as const,
+      message,
+      ...(options.promptId === undefined ? {} : { promptId: options.promptId }),
+    };
+    return this.write(UserRecord, record, "user", true);
+  }
+
+  appendAssistant(message: Content, options: { model?: string } = {}): Promise<AssistantRecord> {
+    const record = {
+      ...this.base(),
+      type: "assistant" as const,
+      message,
+      ...(options.model === undefined ? {} : { model: options.model }),
+    };
+    return this.write(AssistantRecord, record, "model", true);
+  }
+
+  appendToolResult(message: Content, toolCallResult?: ToolCallResult): Promise<ToolResultRecord> {
+    const record = {
+      ...this.base(),
+      type: "tool_result" as const,
+      message,
+      ...(toolCallResult === undefined ? {} : { toolCallResult }),
+    };
+    return this.write(ToolResultRecord, record, "user", true);
+  }
+
+  appendSystem(subtype: string, data?: Record<string, unknown>): Promise<SystemRecord> {
+    const record = {
+      ...this.base(),
+      type: "system" as const,
+      subtype,
+      ...(data === undefined ? {} : { data }),
+    };
+    return this.write(SystemRecord, record, undefined, false);
+  }
+
+  /** Waits for pending appends and closes the file. Idempotent. */
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+
+  private base() {
+    return {
+      uuid: this.newUuid(),
+      parentUuid: this.lastUuid,
+      sessionId: this.sessionId,
+      timestamp: this.now().toISOString(),
+      cwd: this.cwd,
+      version: this.version,
+    };
+  }
+
+  /**
+   * Validates against the record's own schema (what the reader will accept) before anything is written, so
+   * the file never holds a record the reader would skip. The object written is the caller's, unknown keys
+   * included: validation does not rewrite content.
+   */
+  private async write<T extends TranscriptRecord>(
+    schema: z.ZodType,
+    record: T,
+    role: Content["role"] | undefined,
+    durable: boolean,
+  ): Promise<T> {
+    const checked = schema.safeParse(record);
+    if (!checked.success) {
+      throw new Error(`Invalid ${record.type} transcript record`, { cause: checked.error });
+    }
+    if (role !== undefined && "message" in record && record.message.role !== role) {
+      throw new Error(`A ${record.type} record holds a "${role}" message, got "${record.message.role}"`);
+    }
+    // Chained at call time, so concurrent appends chain in the same order the writer writes them.
+    this.lastUuid = record.uuid;
+    try {
+      await this.writer.append(record, { durable });
+    } catch (error) {
+      // Not on disk: the next record must not name it as parent (unless another was chained on it already).
+      if (this.lastUuid === record.uuid) this.lastUuid = record.parentUuid;
+      throw error;
+    }
+    return record;
+  }
+}

@@ -1,0 +1,138 @@
+// Append-only JSONL writer. Every record is one complete line written by one write call, appends run one
+// at a time in call order (an internal promise chain), and `durable` appends are fsynced before they resolve:
+// a record the user may have seen (a question's functionCall, a user message, a tool result) must survive a
+// crash of the whole machine, not only of the process.
+// One writer per file at a time (the session that owns it): the writer checks how the file ends only when it
+// opens it, so bytes appended by someone else meanwhile are not accounted for.
+import { constants, type FileHandle, mkdir, open } from "node:fs/promises";
+import { dirname } from "node:path";
+
+export interface AppendOptions {
+  /** fsync before resolving (the record survives a power loss once the promise resolves). */
+  durable?: boolean;
+}
+
+export interface TranscriptWriterOptions {
+  /** Mode of a newly created file (default 0o600: transcripts hold private conversations). */
+  fileMode?: number;
+  /** Mode of newly created directories (default 0o700). */
+  dirMode?: number;
+}
+
+const NEWLINE = 0x0a;
+
+export class TranscriptWriter {
+  readonly path: string;
+  private readonly fileMode: number;
+  private readonly dirMode: number;
+  private handle: FileHandle | undefined;
+  /** Orders writes; never rejects (each append's own promise carries its error to its caller). */
+  private tail: Promise<void> = Promise.resolve();
+  /**
+   * Set when the file may not end in a newline: an existing file with a torn last line, or a write of ours
+   * that failed part way. The next record then starts with "\n" so it lands on a line of its own and the
+   * fragment stays one corrupt line the reader skips, instead of gluing onto (and corrupting) our record.
+   */
+  private needsLeadingNewline = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(path: string, options: TranscriptWriterOptions = {}) {
+    this.path = path;
+    this.fileMode = options.fileMode ?? 0o600;
+    this.dirMode = options.dirMode ?? 0o700;
+  }
+
+  /**
+   * Appends `JSON.stringify(record) + "\n"`. The record is serialized now (later mutation of the object does
+   * not change what is written); the write happens after every earlier append has finished.
+   */
+  append(record: unknown, options: AppendOptions = {}): Promise<void> {
+    if (this.closing) return Promise.reject(new Error(`TranscriptWriter for ${this.path} is closed`));
+    let line: string;
+    try {
+      line = `${JSON.stringify(record)}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (line === "undefined\n") return Promise.reject(new TypeError("A transcript record must be JSON"));
+    const durable = options.durable === true;
+    const run = this.tail.then(() => this.writeLine(line, durable));
+    // The chain only orders writes: the caller receives this append's failure through `run`, and the
+    // next append must still run (it starts on a fresh line, see needsLeadingNewline).
+    this.tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Waits for pending appends, then closes the file. Safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= this.tail.then(async () => {
+      const handle = this.handle;
+      this.handle = undefined;
+      await handle?.close();
+    });
+    return this.closing;
+  }
+
+  private async writeLine(line: string, durable: boolean): Promise<void> {
+    const handle = this.handle ?? (await this.openFile());
+    const text = this.needsLeadingNewline ? `\n${line}` : line;
+    const bytes = Buffer.from(text, "utf8");
+    this.needsLeadingNewline = true;
+    let offset = 0;
+    // One write call in practice; the loop only guards against a short write, which the OS may return.
+    while (offset < bytes.length) {
+      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+      offset += bytesWritten;
+    }
+    this.needsLeadingNewline = false;
+    // fdatasync flushes the data and the file size (what a reader needs), skipping mtime-only metadata.
+    if (durable) await handle.datasync();
+  }
+
+  private async openFile(): Promise<FileHandle> {
+    await mkdir(dirname(this.path), { recursive: true, mode: this.dirMode });
+    let handle: FileHandle;
+    let created = true;
+    try {
+      handle = await open(
+        this.path,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL,
+        this.fileMode,
+      );
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      created = false;
+      handle = await open(this.path, constants.O_RDWR | constants.O_APPEND);
+    }
+    try {
+      if (created) await syncDirectory(dirname(this.path));
+      else this.needsLeadingNewline = await endsWithoutNewline(handle);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    this.handle = handle;
+    return handle;
+  }
+}
+
+async function endsWithoutNewline(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] !== NEWLINE;
+}
+
+/** Makes a new file's directory entry durable, so a fsynced record is not lost with its file name. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,205 @@
+// One ACP child seen from the daemon: the daemon is the ACP *client*. This wraps the SDK's client app
+// over a ChildChannel, validates what the child sends at the boundary (loosely: unknown fields pass
+// through to HTTP clients untouched) and reports the child's death exactly once.
+import * as acp from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import type { ChildChannel, ChildExit } from "./channel.js";
+
+/** `session/update` params as the daemon relays them. */
+export const SessionUpdateParams = z.looseObject({
+  sessionId: z.string(),
+  update: z.looseObject({ sessionUpdate: z.string() }),
+});
+export type SessionUpdateParams = z.infer<typeof SessionUpdateParams>;
+
+/** `session/request_permission` params as the daemon relays them. */
+export const PermissionRequestParams = z.looseObject({
+  sessionId: z.string(),
+  toolCall: z.looseObject({ toolCallId: z.string() }),
+  options: z.array(z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() })),
+});
+export type PermissionRequestParams = z.infer<typeof PermissionRequestParams>;
+
+/** What the daemon answers a permission request with (top-level `answers` beside `outcome`). */
+export type PermissionResponse = {
+  outcome: { outcome: "selected"; optionId: string } | { outcome: "cancelled" };
+  answers?: Record<string, string>;
+  _meta?: Record<string, unknown>;
+};
+
+export type Meta = Record<string, unknown>;
+export type ContentBlock = Record<string, unknown> & { type: string };
+
+export type LoadResult = { _meta?: Meta | null } & Record<string, unknown>;
+export type PromptResult = { stopReason: string; _meta?: Meta | null } & Record<string, unknown>;
+export type ContinueDecision = { accepted: boolean; interruption: string } & Record<string, unknown>;
+
+export interface ChildHandlers {
+  sessionUpdate(params: SessionUpdateParams): void;
+  /** `signal` aborts when the child withdraws the request or the connection closes. */
+  requestPermission(params: PermissionRequestParams, signal: AbortSignal): Promise<PermissionResponse>;
+}
+
+export type ChildDeath = ChildExit & { reason: string };
+
+export const CONTINUE_METHOD = "qwen/control/session/continue";
+
+export class AcpChild {
+  readonly channel: ChildChannel;
+  readonly startedAt: number;
+  /** Settles once, when the process exits or the protocol connection closes, whichever is first. */
+  readonly died: Promise<ChildDeath>;
+  readonly #connection: acp.ClientConnection;
+  #dead: ChildDeath | undefined;
+  #agentCapabilities: acp.AgentCapabilities | undefined;
+
+  constructor(channel: ChildChannel, handlers: ChildHandlers, now: () => number = Date.now) {
+    this.channel = channel;
+    this.startedAt = now();
+    const app = acp
+      .client({ name: "qwen-daemon" })
+      .onNotification(methods.sessionUpdate, SessionUpdateParams, ({ params }) => handlers.sessionUpdate(params))
+      .onRequest(methods.requestPermission, PermissionRequestParams, ({ params, signal }) =>
+        handlers.requestPermission(params, signal),
+      );
+    this.#connection = app.connect(acp.ndJsonStream(channel.input, channel.output));
+    const closed = this.#connection.closed.then(
+      (): ChildDeath => ({ code: null, signal: null, reason: "connection closed" }),
+      (error: unknown): ChildDeath => ({ code: null, signal: null, reason: `connection failed: ${describe(error)}` }),
+    );
+    const exited = channel.exited.then(
+      (exit): ChildDeath => ({ ...exit, reason: exit.error ?? describeExit(exit) }),
+    );
+    this.died = Promise.race([exited, closed]).then((death) => {
+      this.#dead = death;
+      return death;
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.channel.pid;
+  }
+
+  get alive(): boolean {
+    return this.#dead === undefined;
+  }
+
+  get agentCapabilities(): acp.AgentCapabilities | undefined {
+    return this.#agentCapabilities;
+  }
+
+  async initialize(): Promise<acp.InitializeResponse> {
+    const response = await this.#call(() =>
+      this.#agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: { name: "qwen-daemon", version: "0.1.0" },
+      }),
+    );
+    this.#agentCapabilities = response.agentCapabilities;
+    return response;
+  }
+
+  newSession(cwd: string, meta?: Meta): Promise<acp.NewSessionResponse> {
+    return this.#call(() =>
+      this.#agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [], ...(meta ? { _meta: meta } : {}) }),
+    );
+  }
+
+  loadSession(sessionId: string, cwd: string, meta?: Meta): Promise<LoadResult> {
+    return this.#call(
+      () =>
+        this.#agent.request(acp.methods.agent.session.load, {
+          sessionId,
+          cwd,
+          mcpServers: [],
+          ...(meta ? { _meta: meta } : {}),
+        }) as Promise<LoadResult>,
+    );
+  }
+
+  resumeSession(sessionId: string, cwd: string, meta?: Meta): Promise<LoadResult> {
+    return this.#call(
+      () =>
+        this.#agent.request(acp.methods.agent.session.resume, {
+          sessionId,
+          cwd,
+          mcpServers: [],
+          ...(meta ? { _meta: meta } : {}),
+        }) as Promise<LoadResult>,
+    );
+  }
+
+  prompt(sessionId: string, prompt: ContentBlock[], meta: Meta): Promise<PromptResult> {
+    return this.#call(
+      () =>
+        this.#agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: prompt as unknown as acp.ContentBlock[],
+          _meta: meta,
+        }) as Promise<PromptResult>,
+    );
+  }
+
+  cancel(sessionId: string): Promise<void> {
+    return this.#call(() => this.#agent.notify(acp.methods.agent.session.cancel, { sessionId }));
+  }
+
+  closeSession(sessionId: string): Promise<void> {
+    return this.#call(async () => {
+      await this.#agent.request(acp.methods.agent.session.close, { sessionId });
+    });
+  }
+
+  continueLastTurn(sessionId: string): Promise<ContinueDecision> {
+    return this.#call(() => this.#agent.request<ContinueDecision>(CONTINUE_METHOD, { sessionId }));
+  }
+
+  /** Signals the child's process tree; `died` settles once it is gone. */
+  kill(signal: NodeJS.Signals): void {
+    this.channel.kill(signal);
+  }
+
+  /** Closes the protocol connection (pending requests reject); the process sees stdin end. */
+  disconnect(): void {
+    this.#connection.close();
+  }
+
+  get #agent(): acp.ClientContext {
+    return this.#connection.agent;
+  }
+
+  // A request to a dead child would otherwise hang or fail with a transport error that names nothing.
+  async #call<T>(send: () => Promise<T>): Promise<T> {
+    if (this.#dead !== undefined) throw new ChildGoneError(this.#dead);
+    return new Promise<T>((resolve, reject) => {
+      // `died` never rejects and a settled promise ignores later calls, so no rejection is left dangling.
+      void this.died.then((death) => reject(new ChildGoneError(death)));
+      send().then(resolve, reject);
+    });
+  }
+}
+
+/** The child died (or its pipe closed) before answering. */
+export class ChildGoneError extends Error {
+  override readonly name = "ChildGoneError";
+  readonly death: ChildDeath;
+  constructor(death: ChildDeath) {
+    super(`agent process ended (${death.reason})`);
+    this.death = death;
+  }
+}
+
+const methods = {
+  sessionUpdate: acp.methods.client.session.update,
+  requestPermission: acp.methods.client.session.requestPermission,
+} as const;
+
+function describeExit(exit: ChildExit): string {
+  if (exit.signal !== null) return `killed by ${exit.signal}`;
+  return `exited with code ${exit.code ?? "unknown"}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,56 @@
+// The production channel: a child process with stdio pipes, leader of its own process group so that
+// shutdown can signal the whole tree (tools it started included) with one kill(-pid).
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import type { ChannelFactory, ChildChannel, ChildExit } from "./channel.js";
+
+export type SpawnChannelOptions = {
+  /** Program and argument prefix, e.g. [node, cli-entry]. */
+  command: readonly string[];
+  /** Appended after `--acp` (forwarded daemon flags). */
+  extraArgs?: readonly string[] | undefined;
+  env?: Record<string, string> | undefined;
+};
+
+/** argv of the child: `<command...> --acp <extraArgs...>`. */
+export function childArgv(command: readonly string[], extraArgs: readonly string[] = []): string[] {
+  return [...command, "--acp", ...extraArgs];
+}
+
+export function spawnChannelFactory(options: SpawnChannelOptions): ChannelFactory {
+  return ({ workspace }) => spawnChannel(childArgv(options.command, options.extraArgs), workspace, options.env);
+}
+
+function spawnChannel(argv: readonly string[], cwd: string, env: Record<string, string> | undefined): ChildChannel {
+  const [program, ...args] = argv as [string, ...string[]];
+  const child = spawn(program, args, {
+    cwd,
+    env: env ?? process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  const exited = new Promise<ChildExit>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+    // `error` without `exit` happens when the program cannot be started at all.
+    child.once("error", (error) => resolve({ code: null, signal: null, error: error.message }));
+  });
+  // A child that dies mid-write makes stdin emit EPIPE; the exit above is how that is reported.
+  child.stdin.on("error", () => undefined);
+  return {
+    pid: child.pid,
+    input: Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    output: Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    stderr: Readable.toWeb(child.stderr) as ReadableStream<Uint8Array>,
+    exited,
+    kill(signal) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+        // The group is already gone (ESRCH) or was never formed: signal the process itself.
+        child.kill(signal);
+      }
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// Every error response the daemon sends, by name. Texts and codes follow PROTOCOL.md and the reference
+// daemon (qwen serve 0.24) so existing clients can match on them.
+import { HttpError } from "./http-error.js";
+
+/** Seconds a client should wait before retrying a 503/429 admission refusal. */
+export const RETRY_AFTER_SECONDS = "5";
+const retryAfter = { "Retry-After": RETRY_AFTER_SECONDS };
+
+export const unauthorized = () => new HttpError(401, { error: "Unauthorized" });
+export const invalidHost = () => new HttpError(403, { error: "Invalid Host header" });
+export const originDenied = () => new HttpError(403, { error: "Request denied by CORS policy" });
+export const invalidJson = () => new HttpError(400, { error: "Invalid JSON in request body" });
+export const bodyTooLarge = () => new HttpError(413, { error: "Request body too large (max 10 MB)" });
+export const notFound = () => new HttpError(404, { error: "Not found" });
+export const internalError = () => new HttpError(500, { error: "Internal server error" });
+
+export const sessionNotFound = (sessionId: string) =>
+  new HttpError(404, { error: `No session with id "${sessionId}"`, code: "session_not_found", sessionId });
+
+export const invalidSessionId = (sessionId: string) =>
+  new HttpError(400, {
+    error: "Invalid session id: expected 1-128 characters of [A-Za-z0-9._-]",
+    code: "invalid_session_id",
+    sessionId: sessionId.slice(0, 200),
+  });
+
+export const malformedClientId = () =>
+  new HttpError(400, {
+    error: "`X-Qwen-Client-Id` must be a non-empty token of 128 characters or fewer",
+    code: "invalid_client_id",
+  });
+
+export const unregisteredClientId = (sessionId: string, clientId: string) =>
+  new HttpError(400, {
+    error: `Client id "${clientId}" is not registered for session ${sessionId}`,
+    code: "invalid_client_id",
+    sessionId,
+    clientId,
+  });
+
+export const invalidBody = (message: string, code?: string) =>
+  new HttpError(400, { error: message, ...(code !== undefined ? { code } : {}) });
+
+export const cwdNotAbsolute = () => invalidBody("`cwd` must be an absolute path when provided");
+
+export const workspaceMismatch = (boundWorkspace: string, requestedWorkspace: string) =>
+  new HttpError(400, {
+    error: `Workspace mismatch: daemon is bound to "${boundWorkspace}"`,
+    code: "workspace_mismatch",
+    boundWorkspace,
+    requestedWorkspace,
+  });
+
+export const invalidSessionScope = (scope: unknown) =>
+  invalidBody(`Invalid sessionScope: ${JSON.stringify(scope)}. Expected 'single' or 'thread'.`, "invalid_session_scope");
+
+export const sessionIdConflict = (sessionId: string) =>
+  new HttpError(409, {
+    error: `Session "${sessionId}" already exists or is being created.`,
+    code: "session_id_conflict",
+    sessionId,
+  });
+
+export const sessionLimitExceeded = (limit: number) =>
+  new HttpError(
+    503,
+    { error: `Session limit reached (${limit})`, code: "session_limit_exceeded", limit, scope: "workspace" },
+    retryAfter,
+  );
+
+export const promptQueueFull = (sessionId: string, limit: number, pendingCount: number) =>
+  new HttpError(
+    503,
+    {
+      error: `Prompt queue full for session "${sessionId}" (${pendingCount}/${limit} pending)`,
+      code: "prompt_queue_full",
+      sessionId,
+      limit,
+      pendingCount,
+    },
+    retryAfter,
+  );
+
+export const invalidDeadline = () =>
+  invalidBody("`deadlineMs` must be a positive integer (milliseconds)", "invalid_deadline_ms");
+
+export const invalidMaxQueued = (message: string) => invalidBody(message, "invalid_max_queued");
+
+export const subscriberLimitExceeded = (message: string, limit: number) =>
+  new HttpError(429, { error: message, code: "subscriber_limit_exceeded", limit }, retryAfter);
+
+export const invalidTranscriptLimit = (max: number) =>
+  invalidBody(`\`limit\` must be an integer between 1 and ${max}`, "invalid_transcript_limit");
+
+export const invalidPageQuery = (message: string) => invalidBody(message, "invalid_pagination");
+
+/** The agent process could not be started or died while serving this request. */
+export const agentUnavailable = (detail: string) =>
+  new HttpError(503, { error: `Agent process unavailable: ${detail}`, code: "agent_unavailable" }, retryAfter);
+
+/** The agent answered a request with an error we do not map more precisely. */
+export const agentError = (message: string) => new HttpError(502, { error: message, code: "agent_error" });

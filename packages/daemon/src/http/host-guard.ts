@@ -1,0 +1,21 @@
+// DNS-rebinding defence: on a loopback bind, a request whose Host header names anything but a loopback
+// host (or the bound host itself) was sent by a page that resolved its own domain to 127.0.0.1. Refuse it.
+import type { MiddlewareHandler } from "hono";
+import { invalidHost } from "./errors.js";
+import { hostnameOfHostHeader, isLoopbackHostname } from "./loopback-host.js";
+
+export type HostGuardOptions = { bindHostname: string };
+
+export function hostGuard(options: HostGuardOptions): MiddlewareHandler {
+  const bound = options.bindHostname.toLowerCase();
+  if (!isLoopbackHostname(bound)) {
+    return async function anyHost(_c, next) {
+      await next();
+    };
+  }
+  return async function loopbackHostOnly(c, next) {
+    const host = hostnameOfHostHeader(c.req.header("host") ?? "");
+    if (host !== bound && !isLoopbackHostname(host)) throw invalidHost();
+    await next();
+  };
+}

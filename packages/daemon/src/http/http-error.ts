@@ -1,0 +1,29 @@
+// The daemon's one HTTP error type. Domain code throws it (usually through a factory in errors.ts);
+// `onError` (on-error.ts) is the single place that turns any thrown value into a response.
+
+export type ErrorBody = { error: string; code?: string } & Record<string, unknown>;
+
+export class HttpError extends Error {
+  override readonly name = "HttpError";
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, body: ErrorBody, headers: Record<string, string> = {}) {
+    super(body.error);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+
+  getResponse(): Response {
+    return new Response(JSON.stringify(this.body), {
+      status: this.status,
+      headers: { "content-type": "application/json", ...this.headers },
+    });
+  }
+}
+
+export function isHttpError(value: unknown): value is HttpError {
+  return value instanceof HttpError;
+}

@@ -1,0 +1,527 @@
+import type { Clock, TimerHandle } from "../events/clock.js";
+import { systemClock } from "../events/clock.js";
+import type { DaemonEventExtra, DaemonEventLike } from "../events/daemon-event.js";
+import { DaemonEventType } from "../events/registry.js";
+import { type AuditEntry, PermissionAuditLog } from "./audit-log.js";
+import { ConsensusTally } from "./consensus.js";
+import { isLoopbackAddress } from "./loopback.js";
+import { DEFAULT_PERMISSION_POLICY, type ForbiddenReason, PermissionPolicy } from "./policy.js";
+import { ResolvedRequests } from "./resolved-requests.js";
+import type { CancelReason, PermissionDecision, PermissionOption, VoteOutcome } from "./vote.js";
+
+/** How the mediator publishes on a session's event bus (`bus.publish` fits). */
+export type PermissionEmit = (
+  sessionId: string,
+  type: string,
+  data: Record<string, unknown>,
+  extra?: DaemonEventExtra,
+) => void;
+
+export type PermissionMediatorOptions = {
+  policy?: PermissionPolicy;
+  /** Consensus quorum override; capped at the electorate size per request. */
+  consensusQuorum?: number;
+  /** `--permission-response-timeout-ms`; 0 (default) waits forever. */
+  timeoutMs?: number;
+  clock?: Clock;
+  /** How many resolved ids are remembered for "already resolved" answers. */
+  resolvedCapacity?: number;
+  auditCapacity?: number;
+  emit: PermissionEmit;
+  /** Where a throwing `emit` is reported (resolution goes on regardless); default console.error. */
+  reportError?: (error: unknown, context: string) => void;
+};
+
+export type PermissionRequest = {
+  sessionId: string;
+  /** Must be unique among the daemon's pending requests (the bridge mints uuids). */
+  requestId: string;
+  toolCall: Record<string, unknown>;
+  options: readonly PermissionOption[];
+  /** Client whose prompt led to the request: the only voter under `designated`. */
+  originatorClientId?: string;
+  promptId?: string;
+  /** Clients attached to the session now: the electorate under `consensus`. */
+  attachedClientIds: readonly string[];
+  createdAt?: number;
+};
+
+export type PendingPermission = {
+  requestId: string;
+  sessionId: string;
+  toolCall: Record<string, unknown>;
+  options: readonly PermissionOption[];
+  createdAt: number;
+  originatorClientId?: string;
+  promptId?: string;
+  policy: PermissionPolicy;
+};
+
+export type PermissionVote = {
+  /** Undefined for the legacy `POST /permission/:requestId` route. */
+  sessionId?: string;
+  requestId: string;
+  clientId?: string;
+  /** The socket's remote address, never a header (judged under `local-only`). */
+  remoteAddress?: string;
+  outcome: VoteOutcome;
+  answers?: Record<string, string>;
+};
+
+/** What the vote routes answer; `kind` is for the caller, only `status` and `body` go on the wire. */
+export type VoteResult =
+  | { status: 200; kind: "resolved" | "recorded"; body: Record<string, never> }
+  | { status: 404; kind: "not_found" | "already_resolved"; body: NotFoundBody }
+  | { status: 400; kind: "invalid_option"; body: InvalidOptionBody }
+  | { status: 403; kind: "forbidden"; body: ForbiddenBody };
+
+type NotFoundBody = { error: string; sessionId?: string; requestId: string };
+type InvalidOptionBody = { error: string; code: "invalid_option_id"; requestId: string; optionId: string };
+type ForbiddenBody = {
+  error: string;
+  code: "permission_forbidden";
+  reason: ForbiddenReason;
+  requestId: string;
+  sessionId: string;
+};
+
+type Entry = PendingPermission & {
+  optionIds: ReadonlySet<string>;
+  /** Present under `consensus` with a non-empty electorate. */
+  tally?: ConsensusTally;
+  timer?: TimerHandle;
+  settle: (decision: PermissionDecision) => void;
+};
+
+export class DuplicatePermissionRequestError extends Error {
+  constructor(sessionId: string, requestId: string) {
+    super(`Permission request ${requestId} is already pending on session ${sessionId}`);
+    this.name = "DuplicatePermissionRequestError";
+  }
+}
+
+/**
+ * Decides who may answer the agent's permission requests (tool approvals and
+ * ask_user_question) and turns votes into one decision per request.
+ *
+ * Pure logic: timers come from the injected clock and events leave through `emit`. Each
+ * session's requests live in their own map and settle independently. The policy is read
+ * when a request is registered and kept with it, so changing policy never re-judges a
+ * request in flight. The promise returned by `request` never rejects: every way a request
+ * can end (vote, cancel, timeout, session close) is a {@link PermissionDecision}.
+ */
+export class PermissionMediator {
+  #policy: PermissionPolicy;
+  readonly consensusQuorum: number | undefined;
+  readonly timeoutMs: number;
+  readonly #clock: Clock;
+  readonly #emit: PermissionEmit;
+  readonly #reportError: (error: unknown, context: string) => void;
+  readonly #pending = new Map<string, Map<string, Entry>>();
+  readonly #resolved: ResolvedRequests;
+  readonly #audit: PermissionAuditLog;
+  #disposed = false;
+
+  constructor(options: PermissionMediatorOptions) {
+    const { consensusQuorum, timeoutMs = 0 } = options;
+    if (consensusQuorum !== undefined && (!Number.isInteger(consensusQuorum) || consensusQuorum < 1)) {
+      throw new RangeError(`consensusQuorum must be a positive integer, got ${consensusQuorum}`);
+    }
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+      throw new RangeError(`timeoutMs must be >= 0 (0 = wait forever), got ${timeoutMs}`);
+    }
+    this.#policy = options.policy ?? DEFAULT_PERMISSION_POLICY;
+    this.consensusQuorum = consensusQuorum;
+    this.timeoutMs = timeoutMs;
+    this.#clock = options.clock ?? systemClock;
+    this.#emit = options.emit;
+    this.#reportError =
+      options.reportError ?? ((error, context) => console.error(`permission mediator: ${context}`, error));
+    this.#resolved = new ResolvedRequests(options.resolvedCapacity);
+    this.#audit = new PermissionAuditLog(options.auditCapacity);
+  }
+
+  /** The policy new requests are registered under. */
+  get policy(): PermissionPolicy {
+    return this.#policy;
+  }
+
+  /** Changes the policy for requests registered from now on; pending ones keep theirs. */
+  setPolicy(policy: PermissionPolicy): void {
+    this.#policy = PermissionPolicy.parse(policy);
+  }
+
+  /**
+   * Registers the request SYNCHRONOUSLY (so a session cancelled right after cannot leak it),
+   * emits `permission_request`, and returns the decision to come. After `dispose` it settles
+   * at once as cancelled/session_closed without being registered.
+   * Throws DuplicatePermissionRequestError if the same id is already pending on the session.
+   */
+  request(req: PermissionRequest): Promise<PermissionDecision> {
+    if (this.#disposed) return Promise.resolve({ outcome: { outcome: "cancelled" }, reason: "session_closed" });
+    const session = this.#sessionMap(req.sessionId);
+    if (session.has(req.requestId)) throw new DuplicatePermissionRequestError(req.sessionId, req.requestId);
+
+    let settle!: (decision: PermissionDecision) => void;
+    const decision = new Promise<PermissionDecision>((resolve) => {
+      settle = resolve;
+    });
+    const policy = this.#policy;
+    const entry: Entry = {
+      requestId: req.requestId,
+      sessionId: req.sessionId,
+      toolCall: req.toolCall,
+      options: req.options,
+      createdAt: req.createdAt ?? this.#clock.now(),
+      ...(req.originatorClientId !== undefined ? { originatorClientId: req.originatorClientId } : {}),
+      ...(req.promptId !== undefined ? { promptId: req.promptId } : {}),
+      policy,
+      optionIds: new Set(req.options.map((o) => o.optionId)),
+      // An empty electorate (nobody attached at issue time) could never reach a quorum; such a
+      // request is answered first-responder instead of hanging until timeout or cancel.
+      ...(policy === "consensus" && req.attachedClientIds.length > 0
+        ? { tally: new ConsensusTally(req.attachedClientIds, this.consensusQuorum) }
+        : {}),
+      settle,
+    };
+    session.set(req.requestId, entry);
+    this.#resolved.forget(req.sessionId, req.requestId);
+    this.#record(entry, "requested", {
+      ...(entry.tally !== undefined ? { electorate: [...entry.tally.electorate] } : {}),
+    });
+    if (this.timeoutMs > 0) {
+      entry.timer = this.#clock.setTimeout(() => this.#timeout(entry), this.timeoutMs);
+    }
+    this.#safeEmit(entry.sessionId, DaemonEventType.permissionRequest, permissionRequestData(entry), {
+      ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
+      ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
+    });
+    return decision;
+  }
+
+  /**
+   * Applies one vote. Order of judgement: unknown / other session / already resolved (404) →
+   * cancel (bypasses every policy, reason `user`) → option not offered (400) → policy (403) →
+   * accepted (200, possibly only a partial consensus vote).
+   */
+  vote(v: PermissionVote): VoteResult {
+    const entry = this.#findPending(v.sessionId, v.requestId);
+    if (entry === undefined) return this.#notPending(v);
+
+    if (v.outcome.outcome === "cancelled") {
+      this.#record(entry, "voted", { ...voterFields(v), outcome: "cancelled" });
+      this.#settle(entry, {
+        outcome: { outcome: "cancelled" },
+        reason: "user",
+        ...(v.clientId !== undefined ? { voterClientId: v.clientId } : {}),
+      });
+      return { status: 200, kind: "resolved", body: {} };
+    }
+
+    const { optionId } = v.outcome;
+    if (!entry.optionIds.has(optionId)) {
+      return {
+        status: 400,
+        kind: "invalid_option",
+        body: {
+          error: `Permission ${entry.requestId}: optionId "${optionId}" is not in the set of options the agent offered.`,
+          code: "invalid_option_id",
+          requestId: entry.requestId,
+          optionId,
+        },
+      };
+    }
+
+    const forbidden = this.#policyRefusal(entry, v);
+    if (forbidden !== undefined) return this.#forbid(entry, v, forbidden);
+
+    if (entry.tally !== undefined) {
+      const clientId = v.clientId as string; // #policyRefusal checked membership
+      const progress = entry.tally.cast(clientId, optionId);
+      if (!progress.decided) {
+        this.#record(entry, "voted", { ...voterFields(v), optionId, reason: "partial" });
+        this.#safeEmit(
+          entry.sessionId,
+          DaemonEventType.permissionPartialVote,
+          {
+            requestId: entry.requestId,
+            sessionId: entry.sessionId,
+            votesReceived: progress.votesReceived,
+            votesNeeded: progress.votesNeeded,
+            quorum: progress.quorum,
+            optionTallies: progress.optionTallies,
+          },
+          entry.promptId !== undefined ? { promptId: entry.promptId } : {},
+        );
+        return { status: 200, kind: "recorded", body: {} };
+      }
+    }
+
+    this.#record(entry, "voted", { ...voterFields(v), optionId, outcome: "selected" });
+    // Under consensus the answers of the vote that reached the quorum are the ones used.
+    this.#settle(entry, {
+      outcome: { outcome: "selected", optionId },
+      ...(v.answers !== undefined ? { answers: v.answers } : {}),
+      ...(v.clientId !== undefined ? { voterClientId: v.clientId } : {}),
+    });
+    return { status: 200, kind: "resolved", body: {} };
+  }
+
+  /** Resolves every pending request of the session as cancelled; returns how many. */
+  cancelSession(sessionId: string, reason: "session_closed" | "agent_cancelled"): number {
+    const entries = [...(this.#pending.get(sessionId)?.values() ?? [])];
+    for (const entry of entries) this.#settle(entry, { outcome: { outcome: "cancelled" }, reason });
+    return entries.length;
+  }
+
+  /** Resolves the session's pending requests raised by one prompt (the prompt ended or was cancelled). */
+  cancelPrompt(sessionId: string, promptId: string, reason: CancelReason): number {
+    const entries = [...(this.#pending.get(sessionId)?.values() ?? [])].filter((e) => e.promptId === promptId);
+    for (const entry of entries) this.#settle(entry, { outcome: { outcome: "cancelled" }, reason });
+    return entries.length;
+  }
+
+  /** Resolves one request as cancelled (e.g. the agent withdrew it); false if it was not pending. */
+  cancelRequest(sessionId: string, requestId: string, reason: CancelReason): boolean {
+    const entry = this.#pending.get(sessionId)?.get(requestId);
+    if (entry === undefined) return false;
+    this.#settle(entry, { outcome: { outcome: "cancelled" }, reason });
+    return true;
+  }
+
+  /** The session's waiting requests, oldest first. */
+  pending(sessionId: string): PendingPermission[] {
+    return [...(this.#pending.get(sessionId)?.values() ?? [])].map(publicView);
+  }
+
+  hasPending(sessionId: string): boolean {
+    return (this.#pending.get(sessionId)?.size ?? 0) > 0;
+  }
+
+  /** Waiting requests across all sessions (diagnostics). */
+  get pendingCount(): number {
+    let count = 0;
+    for (const session of this.#pending.values()) count += session.size;
+    return count;
+  }
+
+  /**
+   * The session's waiting requests as `permission_request` events, for the `initial` snapshot
+   * of an SSE subscriber without a cursor: a late client still learns of a waiting question.
+   */
+  pendingRequestEvents(sessionId: string): DaemonEventLike[] {
+    return [...(this.#pending.get(sessionId)?.values() ?? [])].map((entry) => ({
+      type: DaemonEventType.permissionRequest,
+      data: permissionRequestData(entry),
+      ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
+      ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
+    }));
+  }
+
+  /** The bounded audit trail, oldest first. */
+  audit(): readonly AuditEntry[] {
+    return this.#audit.entries();
+  }
+
+  /** Shutdown: resolves everything pending as session_closed, stops all timers; later requests settle at once. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const sessionId of [...this.#pending.keys()]) this.cancelSession(sessionId, "session_closed");
+  }
+
+  #sessionMap(sessionId: string): Map<string, Entry> {
+    let session = this.#pending.get(sessionId);
+    if (session === undefined) {
+      session = new Map();
+      this.#pending.set(sessionId, session);
+    }
+    return session;
+  }
+
+  #findPending(sessionId: string | undefined, requestId: string): Entry | undefined {
+    if (sessionId !== undefined) return this.#pending.get(sessionId)?.get(requestId);
+    for (const session of this.#pending.values()) {
+      const entry = session.get(requestId);
+      if (entry !== undefined) return entry;
+    }
+    return undefined;
+  }
+
+  #notPending(v: PermissionVote): VoteResult {
+    const prior =
+      v.sessionId !== undefined
+        ? this.#resolved.get(v.sessionId, v.requestId)
+        : this.#resolved.findByRequestId(v.requestId);
+    if (prior !== undefined) {
+      this.#safeEmit(
+        prior.sessionId,
+        DaemonEventType.permissionAlreadyResolved,
+        {
+          requestId: prior.requestId,
+          sessionId: prior.sessionId,
+          outcome: prior.outcome,
+          ...(prior.reason !== undefined ? { reason: prior.reason } : {}),
+        },
+        prior.promptId !== undefined ? { promptId: prior.promptId } : {},
+      );
+    }
+    // Unknown, resolved and "belongs to another session" look the same on the wire, so a
+    // client cannot probe which request ids exist in sessions it is not looking at.
+    const kind = prior !== undefined ? "already_resolved" : "not_found";
+    if (v.sessionId === undefined) {
+      return { status: 404, kind, body: { error: "No pending permission request", requestId: v.requestId } };
+    }
+    return {
+      status: 404,
+      kind,
+      body: { error: "No pending permission request for session", sessionId: v.sessionId, requestId: v.requestId },
+    };
+  }
+
+  #policyRefusal(entry: Entry, v: PermissionVote): ForbiddenReason | undefined {
+    switch (entry.policy) {
+      case "first-responder":
+        return undefined;
+      case "designated":
+        // A request with no known originator (e.g. raised outside any client's prompt) has
+        // nobody to designate; it falls back to first-responder rather than being unanswerable.
+        if (entry.originatorClientId === undefined) return undefined;
+        return v.clientId === entry.originatorClientId ? undefined : "designated_mismatch";
+      case "consensus":
+        // Outside the frozen electorate (or anonymous): same reason the reference uses.
+        if (entry.tally === undefined) return undefined;
+        return entry.tally.mayVote(v.clientId) ? undefined : "designated_mismatch";
+      case "local-only":
+        return isLoopbackAddress(v.remoteAddress) ? undefined : "remote_not_allowed";
+    }
+  }
+
+  #forbid(entry: Entry, v: PermissionVote, reason: ForbiddenReason): VoteResult {
+    this.#record(entry, "forbidden", { ...voterFields(v), reason });
+    this.#safeEmit(
+      entry.sessionId,
+      DaemonEventType.permissionForbidden,
+      {
+        requestId: entry.requestId,
+        sessionId: entry.sessionId,
+        ...(v.clientId !== undefined ? { clientId: v.clientId } : {}),
+        reason,
+      },
+      entry.promptId !== undefined ? { promptId: entry.promptId } : {},
+    );
+    return {
+      status: 403,
+      kind: "forbidden",
+      body: {
+        error: `Permission ${entry.requestId} on session ${entry.sessionId}: vote rejected by policy (${reason}).`,
+        code: "permission_forbidden",
+        reason,
+        requestId: entry.requestId,
+        sessionId: entry.sessionId,
+      },
+    };
+  }
+
+  #timeout(entry: Entry): void {
+    if (this.#pending.get(entry.sessionId)?.get(entry.requestId) !== entry) return;
+    this.#record(entry, "timeout", {});
+    this.#settle(entry, { outcome: { outcome: "cancelled" }, reason: "timeout" });
+  }
+
+  /**
+   * The one way out of pending. State moves first (timer cleared, entry removed, id remembered
+   * as resolved), then the event, then the agent's promise: a listener that votes again from
+   * inside `emit` already sees "already resolved".
+   */
+  #settle(entry: Entry, decision: PermissionDecision): void {
+    const session = this.#pending.get(entry.sessionId);
+    if (session?.get(entry.requestId) !== entry) return;
+    if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
+    session.delete(entry.requestId);
+    if (session.size === 0) this.#pending.delete(entry.sessionId);
+    const reason = "reason" in decision ? decision.reason : undefined;
+    this.#resolved.remember({
+      sessionId: entry.sessionId,
+      requestId: entry.requestId,
+      outcome: decision.outcome,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
+    });
+    this.#record(entry, "resolved", {
+      outcome: decision.outcome.outcome,
+      ...(decision.outcome.outcome === "selected" ? { optionId: decision.outcome.optionId } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(decision.voterClientId !== undefined ? { clientId: decision.voterClientId } : {}),
+    });
+    const voter = decision.voterClientId;
+    this.#safeEmit(
+      entry.sessionId,
+      DaemonEventType.permissionResolved,
+      {
+        requestId: entry.requestId,
+        sessionId: entry.sessionId,
+        outcome: decision.outcome,
+        ...(voter !== undefined ? { voterClientId: voter } : {}),
+        ...(reason !== undefined ? { reason } : {}),
+      },
+      {
+        ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
+        // Wire compatibility with the reference: on permission_resolved the envelope's
+        // originatorClientId is the VOTER (an alias of data.voterClientId), not the prompt's client.
+        ...(voter !== undefined ? { originatorClientId: voter } : {}),
+      },
+    );
+    entry.settle(decision);
+  }
+
+  #record(entry: Entry, kind: AuditEntry["kind"], fields: Partial<AuditEntry>): void {
+    this.#audit.record({
+      at: this.#clock.now(),
+      kind,
+      sessionId: entry.sessionId,
+      requestId: entry.requestId,
+      policy: entry.policy,
+      ...fields,
+    });
+  }
+
+  // A broken subscriber or bus must not leave the agent's request hanging: the error is
+  // reported and the state change it accompanied still completes.
+  #safeEmit(sessionId: string, type: string, data: Record<string, unknown>, extra: DaemonEventExtra): void {
+    try {
+      this.#emit(sessionId, type, data, extra);
+    } catch (error) {
+      this.#reportError(error, `emit of ${type} for session ${sessionId} failed`);
+    }
+  }
+}
+
+function permissionRequestData(entry: Entry): Record<string, unknown> {
+  return {
+    requestId: entry.requestId,
+    sessionId: entry.sessionId,
+    toolCall: entry.toolCall,
+    options: entry.options,
+  };
+}
+
+function publicView(entry: Entry): PendingPermission {
+  return {
+    requestId: entry.requestId,
+    sessionId: entry.sessionId,
+    toolCall: entry.toolCall,
+    options: entry.options,
+    createdAt: entry.createdAt,
+    ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
+    ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
+    policy: entry.policy,
+  };
+}
+
+function voterFields(v: PermissionVote): Partial<AuditEntry> {
+  return {
+    ...(v.clientId !== undefined ? { clientId: v.clientId } : {}),
+    ...(v.remoteAddress !== undefined ? { remoteAddress: v.remoteAddress } : {}),
+  };
+}

@@ -1,0 +1,29 @@
+// Read-only view of the sessions on disk (transcripts under $QWEN_HOME), injected so routes can be
+// tested without a file system. The daemon never writes transcripts: its children do.
+import type { TranscriptRecord } from "@qwen-daemon/core";
+
+export type PersistedSession = {
+  sessionId: string;
+  workspaceCwd: string;
+  createdAt?: string | undefined;
+  updatedAt?: string | undefined;
+  displayName?: string | undefined;
+};
+
+export interface SessionStore {
+  /** Sessions persisted for `cwd`, most recently updated first. */
+  list(cwd: string): Promise<PersistedSession[]>;
+  /** One persisted session, or undefined when there is no transcript for it. */
+  get(cwd: string, sessionId: string): Promise<PersistedSession | undefined>;
+  /** The session's records in file order (the last `limit` when given), or undefined when absent. */
+  readRecords(cwd: string, sessionId: string, limit?: number): Promise<TranscriptRecord[] | undefined>;
+}
+
+/** A store with nothing in it (tests, or a daemon without a storage root). */
+export function emptySessionStore(): SessionStore {
+  return {
+    list: async () => [],
+    get: async () => undefined,
+    readRecords: async () => undefined,
+  };
+}

@@ -1,0 +1,71 @@
+// A session the daemon holds in memory: its event bus, attached clients, prompt queue and the child
+// process it lives on. Owned and mutated by the SessionService; routes only read it.
+import type { AcpChild } from "../bridge/acp-child.js";
+import type { DaemonEvent } from "../events/daemon-event.js";
+import type { SessionEventBus } from "../events/event-bus.js";
+import { ClientRegistry } from "./client-registry.js";
+import type { ReplayedUpdate } from "./load-replay.js";
+import type { PromptQueue } from "./prompt-queue.js";
+import type { SessionActivity } from "./restore-admission.js";
+
+export type TurnError = { message: string; code?: string };
+
+export class LiveSession {
+  readonly sessionId: string;
+  readonly workspaceCwd: string;
+  readonly createdAt: string;
+  readonly bus: SessionEventBus;
+  readonly child: AcpChild;
+  readonly clients: ClientRegistry;
+  queue!: PromptQueue;
+  /** "loading": the child is replaying history (updates are collected, not published). */
+  phase: "loading" | "live" | "ended" = "loading";
+  /** History returned by this session's /load (ids 1..n); empty for created or resumed sessions. */
+  replay: DaemonEvent[] = [];
+  /** Updates collected while loading. */
+  readonly collected: ReplayedUpdate[] = [];
+  /** Never set by this daemon (no goal turns); kept so status and admission read like the reference. */
+  goalTurnActive = false;
+  displayName: string | undefined;
+  updatedAt: string | undefined;
+  turnError: TurnError | undefined;
+  lastActivityAt: number;
+
+  constructor(init: {
+    sessionId: string;
+    workspaceCwd: string;
+    bus: SessionEventBus;
+    child: AcpChild;
+    now: number;
+    mintClientId?: () => string;
+  }) {
+    this.sessionId = init.sessionId;
+    this.workspaceCwd = init.workspaceCwd;
+    this.createdAt = new Date(init.now).toISOString();
+    this.bus = init.bus;
+    this.child = init.child;
+    this.clients = new ClientRegistry(init.mintClientId);
+    this.lastActivityAt = init.now;
+  }
+
+  get activity(): SessionActivity {
+    return {
+      promptActive: this.queue.promptActive,
+      pendingPromptCount: this.queue.pendingCount,
+      goalTurnActive: this.goalTurnActive,
+    };
+  }
+
+  get hasActivePrompt(): boolean {
+    return this.queue.promptActive || this.goalTurnActive;
+  }
+
+  /** Ids up to here were history given to a client (the /load replay); live events follow. */
+  get historyLastEventId(): number {
+    return this.replay.length;
+  }
+
+  touch(now: number): void {
+    this.lastActivityAt = now;
+  }
+}

@@ -1,0 +1,17 @@
+// The history a child replays during session/load, turned into the SSE-shaped events of the load
+// response's `compactedReplay` (ids 1..n). They are not put in the ring: the first live event after a
+// load is n+1.
+import { type DaemonEvent, EVENT_SCHEMA_VERSION } from "../events/daemon-event.js";
+import { DaemonEventType } from "../events/registry.js";
+
+export type ReplayedUpdate = { update: Record<string, unknown>; at: number };
+
+export function replayEvents(sessionId: string, updates: readonly ReplayedUpdate[]): DaemonEvent[] {
+  return updates.map((u, index) => ({
+    id: index + 1,
+    v: EVENT_SCHEMA_VERSION,
+    type: DaemonEventType.sessionUpdate,
+    data: { sessionId, update: u.update },
+    _meta: { serverTimestamp: u.at },
+  }));
+}

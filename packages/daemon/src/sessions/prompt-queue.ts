@@ -1,0 +1,227 @@
+// One session's prompts, strictly one at a time, first in first out. Admission (queue bound) is decided
+// synchronously so the HTTP route can answer 202 or 503 before anything is sent. Every admitted prompt
+// ends with exactly one terminal event (turn_complete or turn_error) and one pending_prompt_completed.
+import type { Clock, TimerHandle } from "../events/clock.js";
+import type { DaemonEventExtra } from "../events/daemon-event.js";
+import { DaemonEventType } from "../events/registry.js";
+import { promptQueueFull } from "../http/errors.js";
+import type { Meta } from "./daemon-meta.js";
+
+export type PromptKind = "user" | "restore" | "continue";
+
+export type ContentBlock = Record<string, unknown> & { type: string };
+
+export type QueuedPrompt = {
+  readonly promptId: string;
+  readonly kind: PromptKind;
+  /** Text shown in pending-prompts lists (the prompt's text blocks joined). */
+  readonly text: string;
+  readonly queuedAt: number;
+  readonly originatorClientId: string | undefined;
+  /** Content sent to the agent. */
+  readonly prompt: ContentBlock[];
+  /** The child-bound `_meta`, daemon keys included. */
+  readonly meta: Meta;
+  state: "queued" | "running";
+  /** A terminal event (turn_complete / turn_error) was published. */
+  terminal: boolean;
+  /** The agent was asked to stop this prompt (cancel route or deadline). */
+  interrupted: boolean;
+  deadlineTimer?: TimerHandle;
+};
+
+export type PromptAdmission = {
+  promptId: string;
+  kind: PromptKind;
+  text: string;
+  prompt: ContentBlock[];
+  meta: Meta;
+  originatorClientId?: string | undefined;
+  deadlineMs?: number | undefined;
+};
+
+export type TurnOutcome =
+  | { kind: "complete"; stopReason: string }
+  | { kind: "error"; message: string; code?: string | undefined };
+
+export interface PromptQueueHost {
+  readonly sessionId: string;
+  readonly maxPending: number;
+  readonly clock: Clock;
+  publish(type: string, data: Record<string, unknown>, extra?: DaemonEventExtra): void;
+  /** Sends the prompt to the agent; resolves with the turn's outcome (never rejects). */
+  dispatch(entry: QueuedPrompt): Promise<TurnOutcome>;
+  /** Asks the agent to stop the running prompt and releases its waiting permission requests. */
+  interrupt(entry: QueuedPrompt): void;
+  /** A turn ended (for status: last error, updatedAt). */
+  onTurnEnd(entry: QueuedPrompt, outcome: TurnOutcome): void;
+}
+
+export const DEADLINE_EXCEEDED_CODE = "prompt_deadline_exceeded";
+
+export class PromptQueue {
+  readonly #host: PromptQueueHost;
+  readonly #queued: QueuedPrompt[] = [];
+  #running: QueuedPrompt | undefined;
+  #closed = false;
+
+  constructor(host: PromptQueueHost) {
+    this.#host = host;
+  }
+
+  /** Running plus queued prompts (what `--max-pending-prompts-per-session` bounds). */
+  get pendingCount(): number {
+    return this.#queued.length + (this.#running === undefined ? 0 : 1);
+  }
+
+  get active(): QueuedPrompt | undefined {
+    return this.#running;
+  }
+
+  get promptActive(): boolean {
+    return this.#running !== undefined;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Running first, then queued in order. */
+  list(): QueuedPrompt[] {
+    return this.#running === undefined ? [...this.#queued] : [this.#running, ...this.#queued];
+  }
+
+  /**
+   * Admits a prompt or throws 503 `prompt_queue_full`. Publishes `pending_prompt_added` and starts it
+   * at once when the session is idle.
+   */
+  admit(a: PromptAdmission): QueuedPrompt {
+    if (this.#closed) throw new Error(`prompt queue of session ${this.#host.sessionId} is closed`);
+    const { maxPending, sessionId } = this.#host;
+    if (this.pendingCount >= maxPending) throw promptQueueFull(sessionId, maxPending, this.pendingCount);
+    const entry: QueuedPrompt = {
+      promptId: a.promptId,
+      kind: a.kind,
+      text: a.text,
+      queuedAt: this.#host.clock.now(),
+      originatorClientId: a.originatorClientId,
+      prompt: a.prompt,
+      meta: a.meta,
+      state: "queued",
+      terminal: false,
+      interrupted: false,
+    };
+    this.#queued.push(entry);
+    this.#publish(entry, DaemonEventType.pendingPromptAdded, {
+      text: entry.text,
+      queuedAt: entry.queuedAt,
+    });
+    if (a.deadlineMs !== undefined) {
+      entry.deadlineTimer = this.#host.clock.setTimeout(() => this.#deadline(entry, a.deadlineMs!), a.deadlineMs);
+    }
+    this.#pump();
+    return entry;
+  }
+
+  /** Cancels the running prompt (the agent is asked to stop); false when idle or already cancelling. */
+  cancelActive(): boolean {
+    const entry = this.#running;
+    if (entry === undefined || entry.interrupted) return false;
+    this.#publish(entry, DaemonEventType.promptCancelled, {});
+    this.#interrupt(entry);
+    return true;
+  }
+
+  /**
+   * The session ended (closed, died): every prompt still here gets its terminal now and nothing else
+   * starts. A running dispatch that settles later changes nothing.
+   */
+  failAll(code: string, message: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const entries = this.list();
+    this.#queued.length = 0;
+    this.#running = undefined;
+    for (const entry of entries) {
+      this.#terminal(entry, { kind: "error", message, code });
+      this.#completed(entry, "cancelled");
+    }
+  }
+
+  #pump(): void {
+    if (this.#closed || this.#running !== undefined) return;
+    const entry = this.#queued.shift();
+    if (entry === undefined) return;
+    entry.state = "running";
+    this.#running = entry;
+    this.#publish(entry, DaemonEventType.pendingPromptStarted, { text: entry.text });
+    void this.#host.dispatch(entry).then((outcome) => this.#finish(entry, outcome));
+  }
+
+  #finish(entry: QueuedPrompt, outcome: TurnOutcome): void {
+    if (this.#running !== entry) return; // failAll already ended it
+    this.#running = undefined;
+    this.#terminal(entry, outcome);
+    this.#completed(entry, "completed");
+    this.#pump();
+  }
+
+  #deadline(entry: QueuedPrompt, deadlineMs: number): void {
+    entry.deadlineTimer = undefined;
+    if (entry.terminal || this.#closed) return;
+    const outcome: TurnOutcome = {
+      kind: "error",
+      message: `Prompt exceeded its ${deadlineMs}ms deadline`,
+      code: DEADLINE_EXCEEDED_CODE,
+    };
+    const index = this.#queued.indexOf(entry);
+    if (index !== -1) {
+      this.#queued.splice(index, 1);
+      this.#terminal(entry, outcome);
+      this.#completed(entry, "cancelled");
+      return;
+    }
+    // Running: report the deadline now; the queue still waits for the agent to stop before the
+    // next prompt starts, so one session never has two turns in flight.
+    this.#terminal(entry, outcome);
+    this.#interrupt(entry);
+  }
+
+  #interrupt(entry: QueuedPrompt): void {
+    entry.interrupted = true;
+    this.#host.interrupt(entry);
+  }
+
+  #terminal(entry: QueuedPrompt, outcome: TurnOutcome): void {
+    if (entry.deadlineTimer !== undefined) {
+      this.#host.clock.clearTimeout(entry.deadlineTimer);
+      entry.deadlineTimer = undefined;
+    }
+    if (entry.terminal) return;
+    entry.terminal = true;
+    if (outcome.kind === "complete") {
+      this.#publish(entry, DaemonEventType.turnComplete, { stopReason: outcome.stopReason });
+    } else {
+      this.#publish(entry, DaemonEventType.turnError, {
+        message: outcome.message,
+        ...(outcome.code !== undefined ? { code: outcome.code } : {}),
+      });
+    }
+    this.#host.onTurnEnd(entry, outcome);
+  }
+
+  #completed(entry: QueuedPrompt, state: "completed" | "cancelled"): void {
+    this.#publish(entry, DaemonEventType.pendingPromptCompleted, { state });
+  }
+
+  #publish(entry: QueuedPrompt, type: string, data: Record<string, unknown>): void {
+    this.#host.publish(
+      type,
+      { sessionId: this.#host.sessionId, ...data, promptId: entry.promptId },
+      {
+        promptId: entry.promptId,
+        ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
+      },
+    );
+  }
+}

@@ -1,0 +1,45 @@
+// RESTORE-SPEC step 4, as pure decisions. The daemon admits a tracked restore prompt only when the
+// child hinted it (`_meta["qwen.daemon.restoreAskUserQuestion"]` on the load/resume response) AND the
+// daemon's own switch is on AND the request came with a client id AND the session is idle.
+
+export type SessionActivity = {
+  promptActive: boolean;
+  pendingPromptCount: number;
+  goalTurnActive: boolean;
+};
+
+export type RestoreRefusal = "no_hint" | "switch_off" | "no_client" | "busy";
+
+export type RestoreDecision = { admit: true } | { admit: false; reason: RestoreRefusal };
+
+export function isIdle(activity: SessionActivity): boolean {
+  return !activity.promptActive && activity.pendingPromptCount === 0 && !activity.goalTurnActive;
+}
+
+/**
+ * The refusal the daemon already knows before asking the child, if any. When there is one, the
+ * child-bound load/resume carries `qwen.daemon.suppressRestoreAskUserQuestion` so the child neither
+ * hints nor leaves the question unfinalized in its replay (it is then repaired as failed, in step).
+ */
+export function knownRestoreRefusal(input: {
+  switchOn: boolean;
+  requestedClientId: string | undefined;
+  activity: SessionActivity;
+}): Exclude<RestoreRefusal, "no_hint"> | undefined {
+  if (!input.switchOn) return "switch_off";
+  if (input.requestedClientId === undefined) return "no_client";
+  if (!isIdle(input.activity)) return "busy";
+  return undefined;
+}
+
+/** The admission decision once the child's response is in. */
+export function decideRestoreAdmission(input: {
+  hint: boolean;
+  switchOn: boolean;
+  requestedClientId: string | undefined;
+  activity: SessionActivity;
+}): RestoreDecision {
+  if (!input.hint) return { admit: false, reason: "no_hint" };
+  const refusal = knownRestoreRefusal(input);
+  return refusal === undefined ? { admit: true } : { admit: false, reason: refusal };
+}

@@ -1,0 +1,92 @@
+// Which sessions the daemon holds: live ones by id, ones being loaded (their child is replaying), and
+// admission slots. A slot is reserved before the child is asked for a session, so concurrent creates
+// cannot overshoot `--max-sessions`.
+import { sessionLimitExceeded } from "../http/errors.js";
+import type { LiveSession } from "./live-session.js";
+
+export class SessionRegistry {
+  readonly maxSessions: number;
+  readonly #live = new Map<string, LiveSession>();
+  readonly #loading = new Map<string, LiveSession>();
+  /** Restores in flight by id, so a second load of the same id waits for the first. */
+  readonly #restoring = new Map<string, Promise<unknown>>();
+  #reserved = 0;
+  /** The workspace's "single"-scope session that POST /session attaches to by default. */
+  defaultSessionId: string | undefined;
+
+  constructor(maxSessions: number) {
+    this.maxSessions = maxSessions;
+  }
+
+  get(sessionId: string): LiveSession | undefined {
+    return this.#live.get(sessionId);
+  }
+
+  /** A live session, or one whose load is in progress (for routing the child's messages). */
+  getAny(sessionId: string): LiveSession | undefined {
+    return this.#live.get(sessionId) ?? this.#loading.get(sessionId);
+  }
+
+  live(): LiveSession[] {
+    return [...this.#live.values()];
+  }
+
+  /** Live and loading sessions. */
+  all(): LiveSession[] {
+    return [...this.#live.values(), ...this.#loading.values()];
+  }
+
+  get liveCount(): number {
+    return this.#live.size;
+  }
+
+  /** True when the id is live, loading or being restored. */
+  isTaken(sessionId: string): boolean {
+    return this.#live.has(sessionId) || this.#loading.has(sessionId) || this.#restoring.has(sessionId);
+  }
+
+  /** Takes one admission slot or throws 503 `session_limit_exceeded`; returns its release. */
+  reserve(): () => void {
+    if (this.#live.size + this.#loading.size + this.#reserved >= this.maxSessions) {
+      throw sessionLimitExceeded(this.maxSessions);
+    }
+    this.#reserved += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#reserved -= 1;
+    };
+  }
+
+  addLoading(session: LiveSession): void {
+    this.#loading.set(session.sessionId, session);
+  }
+
+  /** Moves a session from loading (if it was) to live. */
+  promote(session: LiveSession): void {
+    this.#loading.delete(session.sessionId);
+    this.#live.set(session.sessionId, session);
+    session.phase = "live";
+  }
+
+  remove(session: LiveSession): void {
+    if (this.#live.get(session.sessionId) === session) this.#live.delete(session.sessionId);
+    if (this.#loading.get(session.sessionId) === session) this.#loading.delete(session.sessionId);
+    if (this.defaultSessionId === session.sessionId) this.defaultSessionId = undefined;
+    session.phase = "ended";
+  }
+
+  restoring(sessionId: string): Promise<unknown> | undefined {
+    return this.#restoring.get(sessionId);
+  }
+
+  /** Tracks a restore of `sessionId` until `work` settles. */
+  trackRestore<T>(sessionId: string, work: Promise<T>): Promise<T> {
+    const tracked = work.finally(() => {
+      if (this.#restoring.get(sessionId) === tracked) this.#restoring.delete(sessionId);
+    });
+    this.#restoring.set(sessionId, tracked);
+    return tracked;
+  }
+}
