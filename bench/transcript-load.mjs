@@ -6,7 +6,8 @@
 //
 //   node bench/transcript-load.mjs [--records 10000,100000] [--runs 5] [--keep]
 //
-// Runs the TypeScript sources directly (tsx is registered in-process), so no build is needed.
+// Runs the TypeScript sources directly (each measuring process registers tsx itself), so no build is
+// needed; `node --conditions=source --import tsx bench/transcript-load.mjs` works the same.
 // Peak memory = max RSS after the load minus RSS just before it (process.resourceUsage().maxRSS), an upper
 // bound on what the load itself needed; heap growth retained by the loaded records is printed beside it.
 // CPU time is printed beside wall time because wall time on a shared machine includes waiting for a core.
@@ -15,6 +16,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./stats.mjs";
 
 const self = fileURLToPath(import.meta.url);
 const transcriptModule = new URL("../packages/core/src/transcript/index.ts", import.meta.url).href;
@@ -94,7 +96,6 @@ async function child(file, runs) {
     times.push(performance.now() - start);
     cpuTimes.push(cpuMs(process.cpuUsage(cpu)));
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   console.log(
     JSON.stringify({
       records,

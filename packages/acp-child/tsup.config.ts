@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // bin.ts: a runnable `--acp` entry (tests, QWEN_CLI_ENTRY); the `qwen` binary imports runAcpAgent instead.
+  entry: ["src/index.ts", "src/bin.ts"],
   format: ["esm"],
   dts: true,
   sourcemap: true,

@@ -87,10 +87,14 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     const open = async () => {
       const live = sessions.get(sessionId);
       if (live && live.cwd !== cwd) {
-        throw RequestError.invalidParams({ sessionId, cwd }, `Session is open in another workspace: ${live.cwd}`);
+        throw RequestError.invalidParams(
+          { sessionId, cwd },
+          `Session is open in another workspace: ${live.cwd}`,
+        );
       }
       if (live?.promptActive) return live;
-      if (!live && !(await runtime.sessionExists(cwd, sessionId))) throw RequestError.sessionNotFound(sessionId);
+      if (!live && !(await runtime.sessionExists(cwd, sessionId)))
+        throw RequestError.sessionNotFound(sessionId);
       const session = live ?? newAcpSession(sessionId, cwd, client);
       // Its files are closed before they are read again, so two writers never share a transcript.
       await session.detach();
@@ -236,7 +240,12 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       if (live) {
         // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
         const records = live.agent.records();
-        return { updates: replayUpdates(records, { finalizeDangling: !live.promptActive, describe: describe(live.cwd) }) };
+        return {
+          updates: replayUpdates(records, {
+            finalizeDangling: !live.promptActive,
+            describe: describe(live.cwd),
+          }),
+        };
       }
       if (!isValidSessionId(params.sessionId)) {
         throw RequestError.invalidParams({ sessionId: params.sessionId }, "Invalid session id");
@@ -255,7 +264,9 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
         promptActive: session.promptActive,
         records: session.agent.records(),
       });
-      log.info(`continue ${params.sessionId}: accepted=${decision.accepted} interruption=${decision.interruption}`);
+      log.info(
+        `continue ${params.sessionId}: accepted=${decision.accepted} interruption=${decision.interruption}`,
+      );
       return decision;
     });
 
@@ -283,7 +294,8 @@ async function listSessions(
   const known = new Set(persisted.map((s) => s.sessionId));
   const fresh: SessionInfo[] = [];
   for (const session of live.values()) {
-    if (session.cwd === cwd && !known.has(session.sessionId)) fresh.push({ sessionId: session.sessionId, cwd });
+    if (session.cwd === cwd && !known.has(session.sessionId))
+      fresh.push({ sessionId: session.sessionId, cwd });
   }
   return [...fresh, ...persisted];
 }

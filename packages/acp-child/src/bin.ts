@@ -13,7 +13,9 @@ if (parsed.kind === "error") {
 runAcpAgent({ input: process.stdin, output: process.stdout, options: parsed.options }).then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`qwen-acp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `qwen-acp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -12,6 +12,7 @@ import {
   createModelProvider,
   describeModelProvider,
   listPersistedSessions,
+  McpManager,
   type ModelProvider,
   readTranscript,
   resolveModelConfig,
@@ -22,6 +23,7 @@ import {
   transcriptPath,
 } from "@qwen-daemon/core";
 import type { Logger } from "./logger.js";
+import { toMcpServerConfigs } from "./mcp-servers.js";
 import type { AcpChildOptions } from "./options.js";
 import { fallbackDescription } from "./replay.js";
 import type { AgentRuntime, OpenSessionArgs, RuntimeSession } from "./runtime.js";
@@ -45,29 +47,36 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
   // Describing calls for replay needs only the tools' describe(); one registry serves every session.
   const describer = new ToolRegistry(sessionTools());
 
-  const open = async (args: OpenSessionArgs, load?: { suppressRestore: boolean }): Promise<RuntimeSession> => {
+  const open = async (
+    args: OpenSessionArgs,
+    load?: { suppressRestore: boolean },
+  ): Promise<RuntimeSession> => {
     const config = new Config({
       restoreAskUserQuestion: options.restoreAskUserQuestion,
       approvalMode: args.approvalMode,
       experimentalLsp: options.experimentalLsp,
     });
-    if (args.mcpServers.length > 0) {
-      // TODO(mcp): connect these through core's MCP manager once it lands; until then they are not offered.
-      log.warn(`session ${args.sessionId}: ${args.mcpServers.length} MCP server(s) requested; MCP is not wired yet`);
-    }
+    const tools = new ToolRegistry(sessionTools());
+    const mcp = await connectMcp(args, tools, log);
     const sessionOptions: AgentSessionOptions = {
       sessionId: args.sessionId,
       cwd: args.cwd,
       qwenHome,
       provider,
       config,
-      tools: new ToolRegistry(sessionTools()),
+      tools,
       onEvent: args.hooks.onEvent,
       confirm: args.hooks.confirm,
     };
-    const agent = load
-      ? await AgentSession.load({ ...sessionOptions, suppressRestore: load.suppressRestore })
-      : await AgentSession.create(sessionOptions);
+    let agent: AgentSession;
+    try {
+      agent = load
+        ? await AgentSession.load({ ...sessionOptions, suppressRestore: load.suppressRestore })
+        : await AgentSession.create(sessionOptions);
+    } catch (error) {
+      await mcp?.close();
+      throw error;
+    }
     let disposed: Promise<void> | undefined;
     return {
       agent,
@@ -75,7 +84,7 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
         config.approvalMode = mode;
       },
       dispose: () => {
-        disposed ??= agent.close();
+        disposed ??= Promise.all([agent.close(), mcp?.close()]).then(() => undefined);
         return disposed;
       },
     };
@@ -119,8 +128,29 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
   };
 }
 
-/** An ACP client can collect answers, so ask_user_question is always offered here. */
-function sessionTools() {
-  return createBuiltinTools({ includeAskUserQuestion: true, askUserQuestionTool: createAskUserQuestionTool() });
+/** Connects the session's MCP servers and adds their tools; a server that fails is reported, not fatal. */
+async function connectMcp(
+  args: OpenSessionArgs,
+  tools: ToolRegistry,
+  log: Logger,
+): Promise<McpManager | undefined> {
+  const { configs, skipped } = toMcpServerConfigs(args.mcpServers, args.cwd);
+  for (const s of skipped) log.warn(`session ${args.sessionId}: MCP server "${s.name}" skipped: ${s.reason}`);
+  if (configs.length === 0) return undefined;
+  const manager = new McpManager({ clientInfo: { name: "qwen-daemon-acp-child", version: "0.1.0" } });
+  for (const report of await manager.connect(configs)) {
+    if (report.ok)
+      log.info(`session ${args.sessionId}: MCP server "${report.server}" tools: ${report.tools.join(", ")}`);
+    else log.warn(`session ${args.sessionId}: MCP server "${report.server}" failed: ${report.error}`);
+  }
+  for (const tool of manager.tools()) tools.register(tool);
+  return manager;
 }
 
+/** An ACP client can collect answers, so ask_user_question is always offered here. */
+function sessionTools() {
+  return createBuiltinTools({
+    includeAskUserQuestion: true,
+    askUserQuestionTool: createAskUserQuestionTool(),
+  });
+}

@@ -4,7 +4,13 @@ export { type CoreRuntimeOptions, createCoreRuntime } from "./core-runtime.js";
 export { eventToUpdate } from "./events.js";
 export { ExtensionMethod, LoadUpdatesParams, SessionContinueParams } from "./extension-methods.js";
 export { type Logger, stderrLogger } from "./logger.js";
-export { AGENT_INFO, type RunAcpAgentOptions, type RunningAcpAgent, runAcpAgent, startAcpAgent } from "./main.js";
+export {
+  AGENT_INFO,
+  type RunAcpAgentOptions,
+  type RunningAcpAgent,
+  runAcpAgent,
+  startAcpAgent,
+} from "./main.js";
 export {
   CONTINUE_LAST_TURN_META_KEY,
   PERMISSION_CANCEL_REASON_META_KEY,
@@ -12,7 +18,12 @@ export {
   RESTORE_ASK_USER_QUESTION_META_KEY,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
 } from "./meta.js";
-export { type AcpChildOptions, DEFAULT_ACP_CHILD_OPTIONS, type ParsedAcpArgv, parseAcpArgv } from "./options.js";
+export {
+  type AcpChildOptions,
+  DEFAULT_ACP_CHILD_OPTIONS,
+  type ParsedAcpArgv,
+  parseAcpArgv,
+} from "./options.js";
 export {
   buildPermissionRequest,
   interpretPermissionResponse,
@@ -20,6 +31,12 @@ export {
   PermissionResponse,
   permissionOptions,
 } from "./permissions.js";
-export { type DescribeCall, fallbackDescription, MISSING_TOOL_RESULT_TEXT, type ReplayOptions, replayUpdates } from "./replay.js";
+export {
+  type DescribeCall,
+  fallbackDescription,
+  MISSING_TOOL_RESULT_TEXT,
+  type ReplayOptions,
+  replayUpdates,
+} from "./replay.js";
 export { type ContinueDecision, continueDecision, replaySkipIds, shouldHintRestore } from "./restore.js";
 export type { AgentRuntime, OpenSessionArgs, RuntimeSession, SessionHooks } from "./runtime.js";

@@ -51,7 +51,13 @@ export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
     `ACP agent ready (restore-ask-user-question ${options.restoreAskUserQuestion ? "on" : "off"}` +
       `${options.experimentalLsp ? ", experimental LSP requested (no LSP features yet)" : ""})`,
   );
-  const acp = createAcpAgent({ runtime, options, log, defaultCwd: run.cwd ?? process.cwd(), agentInfo: AGENT_INFO });
+  const acp = createAcpAgent({
+    runtime,
+    options,
+    log,
+    defaultCwd: run.cwd ?? process.cwd(),
+    agentInfo: AGENT_INFO,
+  });
   const stream = ndJsonStream(toWebWritable(run.output), toWebReadable(run.input));
   const connection = acp.app.connect(stream);
   let shutdown: Promise<void> | undefined;

@@ -7,7 +7,10 @@ describe("parseAcpArgv", () => {
       kind: "ok",
       options: { restoreAskUserQuestion: true, experimentalLsp: false },
     });
-    expect(parseAcpArgv(["--acp"])).toEqual({ kind: "ok", options: { restoreAskUserQuestion: false, experimentalLsp: false } });
+    expect(parseAcpArgv(["--acp"])).toEqual({
+      kind: "ok",
+      options: { restoreAskUserQuestion: false, experimentalLsp: false },
+    });
     expect(parseAcpArgv(["--restore-ask-user-question"]).kind).toBe("error");
   });
 
@@ -16,6 +19,9 @@ describe("parseAcpArgv", () => {
       kind: "ok",
       options: { restoreAskUserQuestion: true, experimentalLsp: true },
     });
-    expect(parseAcpArgv(["--acp", "--yolo"])).toEqual({ kind: "error", message: "unknown argument(s): --yolo" });
+    expect(parseAcpArgv(["--acp", "--yolo"])).toEqual({
+      kind: "error",
+      message: "unknown argument(s): --yolo",
+    });
   });
 });

@@ -13,9 +13,7 @@ export const DEFAULT_ACP_CHILD_OPTIONS: AcpChildOptions = {
   experimentalLsp: false,
 };
 
-export type ParsedAcpArgv =
-  | { kind: "ok"; options: AcpChildOptions }
-  | { kind: "error"; message: string };
+export type ParsedAcpArgv = { kind: "ok"; options: AcpChildOptions } | { kind: "error"; message: string };
 
 const KNOWN_FLAGS = new Set(["--acp", "--restore-ask-user-question", "--experimental-lsp"]);
 
@@ -27,7 +25,8 @@ const KNOWN_FLAGS = new Set(["--acp", "--restore-ask-user-question", "--experime
 export function parseAcpArgv(argv: readonly string[]): ParsedAcpArgv {
   const unknown = argv.filter((arg) => !KNOWN_FLAGS.has(arg));
   if (unknown.length > 0) return { kind: "error", message: `unknown argument(s): ${unknown.join(" ")}` };
-  if (!argv.includes("--acp")) return { kind: "error", message: "this entry only runs as an ACP agent: pass --acp" };
+  if (!argv.includes("--acp"))
+    return { kind: "error", message: "this entry only runs as an ACP agent: pass --acp" };
   return {
     kind: "ok",
     options: {

@@ -8,8 +8,24 @@ import {
 } from "./permissions.js";
 
 const questions = [
-  { question: "Which color?", header: "Color", options: [{ label: "Red", description: "r" }, { label: "Blue", description: "b" }], multiSelect: false },
-  { question: "Size?", header: "Size", options: [{ label: "S", description: "s" }, { label: "L", description: "l" }], multiSelect: false },
+  {
+    question: "Which color?",
+    header: "Color",
+    options: [
+      { label: "Red", description: "r" },
+      { label: "Blue", description: "b" },
+    ],
+    multiSelect: false,
+  },
+  {
+    question: "Size?",
+    header: "Size",
+    options: [
+      { label: "S", description: "s" },
+      { label: "L", description: "l" },
+    ],
+    multiSelect: false,
+  },
 ];
 
 const questionRequest: ConfirmationRequest = {
@@ -36,7 +52,11 @@ describe("buildPermissionRequest", () => {
         content: [],
         locations: [],
         rawInput: { questions },
-        _meta: { toolName: "ask_user_question", qwenInteractionKind: "user_question", qwenQuestions: questions },
+        _meta: {
+          toolName: "ask_user_question",
+          qwenInteractionKind: "user_question",
+          qwenQuestions: questions,
+        },
       },
     });
   });
@@ -68,7 +88,11 @@ describe("buildPermissionRequest", () => {
   });
 
   it("offers the same three choices for commands", () => {
-    expect(permissionOptions("exec").map((o) => o.optionId)).toEqual(["proceed_always", "proceed_once", "cancel"]);
+    expect(permissionOptions("exec").map((o) => o.optionId)).toEqual([
+      "proceed_always",
+      "proceed_once",
+      "cancel",
+    ]);
   });
 });
 
@@ -77,7 +101,10 @@ describe("interpretPermissionResponse", () => {
 
   it("returns the top-level answers of a submitted question", () => {
     const outcome = interpretPermissionResponse(
-      parse({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Blue", "1": "L", x: 3 } }),
+      parse({
+        outcome: { outcome: "selected", optionId: "proceed_once" },
+        answers: { "0": "Blue", "1": "L", x: 3 },
+      }),
       offered,
     );
     expect(outcome).toEqual({ outcome: "approved", answers: { "0": "Blue", "1": "L" } });
@@ -103,19 +130,36 @@ describe("interpretPermissionResponse", () => {
   });
 
   it("also finds the cancel reason on the outcome's _meta", () => {
-    const response = parse({ outcome: { outcome: "cancelled", _meta: { "qwen.daemon.permissionCancelReason": "timeout" } } });
-    expect(interpretPermissionResponse(response, offered)).toEqual({ outcome: "unattended", reason: "timeout" });
+    const response = parse({
+      outcome: { outcome: "cancelled", _meta: { "qwen.daemon.permissionCancelReason": "timeout" } },
+    });
+    expect(interpretPermissionResponse(response, offered)).toEqual({
+      outcome: "unattended",
+      reason: "timeout",
+    });
   });
 
   it("maps allow always, and refuses an option that was not offered", () => {
     const edit = permissionOptions("edit");
-    expect(interpretPermissionResponse(parse({ outcome: { outcome: "selected", optionId: "proceed_always" } }), edit)).toEqual({
+    expect(
+      interpretPermissionResponse(
+        parse({ outcome: { outcome: "selected", optionId: "proceed_always" } }),
+        edit,
+      ),
+    ).toEqual({
       outcome: "approved_always",
     });
-    expect(interpretPermissionResponse(parse({ outcome: { outcome: "selected", optionId: "proceed_always" } }), offered)).toEqual({
+    expect(
+      interpretPermissionResponse(
+        parse({ outcome: { outcome: "selected", optionId: "proceed_always" } }),
+        offered,
+      ),
+    ).toEqual({
       outcome: "rejected",
     });
-    expect(interpretPermissionResponse(parse({ outcome: { outcome: "selected", optionId: "cancel" } }), offered)).toEqual({
+    expect(
+      interpretPermissionResponse(parse({ outcome: { outcome: "selected", optionId: "cancel" } }), offered),
+    ).toEqual({
       outcome: "rejected",
     });
   });

@@ -29,14 +29,25 @@ export function permissionOptions(kind: ConfirmationRequest["kind"]): Permission
         { optionId: OptionId.cancel, name: "Cancel", kind: "reject_once" },
       ];
     case "edit":
-      return [{ optionId: OptionId.proceedAlways, name: "Allow All Edits", kind: "allow_always" }, once, reject];
+      return [
+        { optionId: OptionId.proceedAlways, name: "Allow All Edits", kind: "allow_always" },
+        once,
+        reject,
+      ];
     case "exec":
       // The reference persists "always" rules to settings; this child keeps them for the session only.
-      return [{ optionId: OptionId.proceedAlways, name: "Always Allow in this session", kind: "allow_always" }, once, reject];
+      return [
+        { optionId: OptionId.proceedAlways, name: "Always Allow in this session", kind: "allow_always" },
+        once,
+        reject,
+      ];
   }
 }
 
-export function buildPermissionRequest(sessionId: string, request: ConfirmationRequest): RequestPermissionRequest {
+export function buildPermissionRequest(
+  sessionId: string,
+  request: ConfirmationRequest,
+): RequestPermissionRequest {
   const { call, description, kind } = request;
   const isQuestion = kind === "user_question";
   return {
@@ -45,7 +56,9 @@ export function buildPermissionRequest(sessionId: string, request: ConfirmationR
     toolCall: {
       toolCallId: call.id,
       status: "pending",
-      title: isQuestion ? askUserQuestionTitle({ questions: asArray(call.args.questions) }) : description.title,
+      title: isQuestion
+        ? askUserQuestionTitle({ questions: asArray(call.args.questions) })
+        : description.title,
       kind: isQuestion ? "think" : (description.uiKind as ToolKind),
       content: diffContent(description),
       locations: (description.locations ?? []).map((l) => (l.line === undefined ? { path: l.path } : l)),
@@ -84,7 +97,9 @@ export function interpretPermissionResponse(
 ): ConfirmationOutcome {
   const { outcome } = response;
   if (outcome.outcome === "cancelled") {
-    const reason = response._meta?.[PERMISSION_CANCEL_REASON_META_KEY] ?? outcome._meta?.[PERMISSION_CANCEL_REASON_META_KEY];
+    const reason =
+      response._meta?.[PERMISSION_CANCEL_REASON_META_KEY] ??
+      outcome._meta?.[PERMISSION_CANCEL_REASON_META_KEY];
     if (reason === "timeout" || reason === "session_closed") return { outcome: "unattended", reason };
     if (reason === "agent_cancelled") return { outcome: "unattended", reason: "aborted" };
     return { outcome: "rejected" };
@@ -131,7 +146,9 @@ export async function askClient(
   } catch (error) {
     if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
     if (connectionSignal.aborted) return { outcome: "unattended", reason: "session_closed" };
-    log(`permission request for ${request.toolCall.toolCallId} failed; treating it as declined: ${describeError(error)}`);
+    log(
+      `permission request for ${request.toolCall.toolCallId} failed; treating it as declined: ${describeError(error)}`,
+    );
     return { outcome: "rejected" };
   }
   if (signal.aborted) return { outcome: "unattended", reason: "aborted" };

@@ -24,15 +24,37 @@ function chain(...records: Array<Body<TranscriptRecord>>): TranscriptRecord[] {
   return out;
 }
 
-const question = { questions: [{ question: "Color?", header: "Color", options: [{ label: "a", description: "A" }, { label: "b", description: "B" }] }] };
-const user = (text: string) => ({ type: "user" as const, message: { role: "user" as const, parts: [{ text }] } });
+const question = {
+  questions: [
+    {
+      question: "Color?",
+      header: "Color",
+      options: [
+        { label: "a", description: "A" },
+        { label: "b", description: "B" },
+      ],
+    },
+  ],
+};
+const user = (text: string) => ({
+  type: "user" as const,
+  message: { role: "user" as const, parts: [{ text }] },
+});
 const call = (id: string | undefined, name: string, args: Record<string, unknown> = {}) => ({
   type: "assistant" as const,
   message: { role: "model" as const, parts: [{ functionCall: { ...(id ? { id } : {}), name, args } }] },
 });
-const result = (id: string | undefined, name: string, response: Record<string, unknown>, status?: "success" | "error") => ({
+const result = (
+  id: string | undefined,
+  name: string,
+  response: Record<string, unknown>,
+  status?: "success" | "error",
+) => ({
   type: "tool_result" as const,
-  message: { role: "user" as const, parts: [{ functionResponse: { ...(id ? { id } : {}), name, response } }] },
+  message: {
+    role: "user" as const,
+    parts: [{ functionResponse: { ...(id ? { id } : {}), name, response } }],
+  },
   ...(status ? { toolCallResult: { callId: id ?? "", status } } : {}),
 });
 
@@ -40,7 +62,10 @@ describe("replayUpdates", () => {
   it("replays user text, model text, thoughts, calls and results in order", () => {
     const records = chain(
       user("hi"),
-      { type: "assistant", message: { role: "model", parts: [{ text: "thinking", thought: true }, { text: "hello" }] } },
+      {
+        type: "assistant",
+        message: { role: "model", parts: [{ text: "thinking", thought: true }, { text: "hello" }] },
+      },
       call("c1", "read_file", { path: "a" }),
       result("c1", "read_file", { output: "content" }, "success"),
       { type: "system", subtype: "turn_result" },
@@ -53,7 +78,12 @@ describe("replayUpdates", () => {
       "tool_call",
       "tool_call_update",
     ]);
-    expect(updates[3]).toMatchObject({ toolCallId: "c1", status: "in_progress", rawInput: { path: "a" }, _meta: { toolName: "read_file" } });
+    expect(updates[3]).toMatchObject({
+      toolCallId: "c1",
+      status: "in_progress",
+      rawInput: { path: "a" },
+      _meta: { toolName: "read_file" },
+    });
     expect(updates[4]).toMatchObject({
       toolCallId: "c1",
       status: "completed",
@@ -62,7 +92,9 @@ describe("replayUpdates", () => {
   });
 
   it("finalizes a dangling call as failed with the exact text", () => {
-    const updates = replayUpdates(chain(user("q"), call("q1", "ask_user_question", question)), { finalizeDangling: true });
+    const updates = replayUpdates(chain(user("q"), call("q1", "ask_user_question", question)), {
+      finalizeDangling: true,
+    });
     expect(updates.at(-1)).toEqual({
       sessionUpdate: "tool_call_update",
       toolCallId: "q1",
@@ -92,7 +124,9 @@ describe("replayUpdates", () => {
   });
 
   it("does not finalize anything when told a turn is still running", () => {
-    const updates = replayUpdates(chain(user("q"), call("q1", "ask_user_question", question)), { finalizeDangling: false });
+    const updates = replayUpdates(chain(user("q"), call("q1", "ask_user_question", question)), {
+      finalizeDangling: false,
+    });
     expect(updates.filter((u) => u.sessionUpdate === "tool_call_update")).toEqual([]);
   });
 
@@ -103,7 +137,9 @@ describe("replayUpdates", () => {
       call("b", "edit"),
       result("b", "edit", { error: "no status" }),
     );
-    const finals = replayUpdates(records, { finalizeDangling: true }).filter((u) => u.sessionUpdate === "tool_call_update");
+    const finals = replayUpdates(records, { finalizeDangling: true }).filter(
+      (u) => u.sessionUpdate === "tool_call_update",
+    );
     expect(finals).toMatchObject([
       { toolCallId: "a", status: "failed", content: [{ content: { text: "boom" } }] },
       { toolCallId: "b", status: "failed", content: [{ content: { text: "no status" } }] },
@@ -119,13 +155,20 @@ describe("replayUpdates", () => {
   });
 
   it("titles questions like the reference and uses the injected describer for others", () => {
-    const updates = replayUpdates(chain(call("q", "ask_user_question", question), call("r", "read_file", { path: "p" })), {
-      finalizeDangling: false,
-      describe: (name, args) =>
-        name === "read_file" ? { title: `Read ${String(args.path)}`, uiKind: "read" } : { title: "?", uiKind: "other" },
-    });
+    const updates = replayUpdates(
+      chain(call("q", "ask_user_question", question), call("r", "read_file", { path: "p" })),
+      {
+        finalizeDangling: false,
+        describe: (name, args) =>
+          name === "read_file"
+            ? { title: `Read ${String(args.path)}`, uiKind: "read" }
+            : { title: "?", uiKind: "other" },
+      },
+    );
     expect(updates[1]).toMatchObject({ title: "Read p", kind: "read" });
-    const fallback = replayUpdates(chain(call("q", "ask_user_question", question)), { finalizeDangling: false });
+    const fallback = replayUpdates(chain(call("q", "ask_user_question", question)), {
+      finalizeDangling: false,
+    });
     expect(fallback[0]).toMatchObject({ title: "Ask user 1 question", kind: "think" });
   });
 

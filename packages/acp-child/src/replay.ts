@@ -51,23 +51,24 @@ export function replayUpdates(records: readonly TranscriptRecord[], options: Rep
   for (const record of activeBranch(records)) {
     if (record.type === "system") continue;
     const status = record.type === "tool_result" ? resultStatus(record) : undefined;
-    record.message.parts.forEach((part, index) => {
-      if (part.functionResponse) return finish(part.functionResponse, status);
-      if (part.functionCall && record.message.role === "model") {
+    for (const [index, part] of record.message.parts.entries()) {
+      if (part.functionResponse) {
+        finish(part.functionResponse, status);
+      } else if (part.functionCall && record.message.role === "model") {
         const { id, name } = part.functionCall;
         const args = part.functionCall.args ?? {};
         const callId = id && id.length > 0 ? id : `${record.uuid}#${index}`;
         pending.set(callId, { callId, name, hasRealId: Boolean(id) });
-        updates.push(toolCallStarted({ callId, name, args, description: safeDescribe(describe, name, args), status: "in_progress" }));
-        return;
+        const description = safeDescribe(describe, name, args);
+        updates.push(toolCallStarted({ callId, name, args, description, status: "in_progress" }));
+      } else if (typeof part.text === "string" && part.text.length > 0) {
+        if (record.message.role === "model") {
+          updates.push(textChunk(part.thought ? "agent_thought_chunk" : "agent_message_chunk", part.text));
+        } else if (record.type === "user" && !part.thought) {
+          updates.push(textChunk("user_message_chunk", part.text));
+        }
       }
-      if (typeof part.text !== "string" || part.text.length === 0) return;
-      if (record.message.role === "model") {
-        updates.push(textChunk(part.thought ? "agent_thought_chunk" : "agent_message_chunk", part.text));
-      } else if (record.type === "user" && !part.thought) {
-        updates.push(textChunk("user_message_chunk", part.text));
-      }
-    });
+    }
   }
 
   if (options.finalizeDangling) {
@@ -96,7 +97,9 @@ function takePending(pending: Map<string, PendingCall>, response: FunctionRespon
   return undefined;
 }
 
-function resultStatus(record: Extract<TranscriptRecord, { type: "tool_result" }>): "completed" | "failed" | undefined {
+function resultStatus(
+  record: Extract<TranscriptRecord, { type: "tool_result" }>,
+): "completed" | "failed" | undefined {
   const status = record.toolCallResult?.status;
   if (status === undefined) return undefined;
   return status === "success" ? "completed" : "failed";
@@ -109,7 +112,11 @@ function responseText(response: FunctionResponse): string {
   return JSON.stringify(response.response);
 }
 
-function safeDescribe(describe: DescribeCall, name: string, args: Record<string, unknown>): ToolCallDescription {
+function safeDescribe(
+  describe: DescribeCall,
+  name: string,
+  args: Record<string, unknown>,
+): ToolCallDescription {
   try {
     return describe(name, args);
   } catch {
@@ -121,7 +128,10 @@ function safeDescribe(describe: DescribeCall, name: string, args: Record<string,
 /** Used when no registry knows the tool (an MCP server that is gone, a renamed tool). */
 export function fallbackDescription(name: string, args: Record<string, unknown>): ToolCallDescription {
   if (name === ASK_USER_QUESTION_TOOL_NAME) {
-    return { title: askUserQuestionTitle({ questions: Array.isArray(args.questions) ? args.questions : [] }), uiKind: "think" };
+    return {
+      title: askUserQuestionTitle({ questions: Array.isArray(args.questions) ? args.questions : [] }),
+      uiKind: "think",
+    };
   }
   return { title: name, uiKind: "other" };
 }

@@ -22,7 +22,8 @@ const RESTORE_KEY = "qwen.daemon.restoreAskUserQuestion";
 const SUPPRESS_KEY = "qwen.daemon.suppressRestoreAskUserQuestion";
 const CANCEL_REASON_KEY = "qwen.daemon.permissionCancelReason";
 const PROMPT_ID_KEY = "qwen.daemon.promptId";
-const MISSING_TEXT = "Tool result missing from saved history; the previous run likely ended before this tool completed.";
+const MISSING_TEXT =
+  "Tool result missing from saved history; the previous run likely ended before this tool completed.";
 const ORPHAN_TEXT =
   "Tool execution result was not recorded — likely interrupted by network failure, abort, or process exit. Treat as failure and retry if needed.";
 const CANCELED_TEXT = 'Tool "ask_user_question" was canceled by the user.';
@@ -52,7 +53,17 @@ function model(request: OpenAIChatRequest): FakeReply {
   return reply.text(`echo: ${text}`);
 }
 
-const SCENARIOS = ["restore", "suppress", "resume", "timeout", "vote_cancel", "session_cancel", "mixed", "off", "continue_off"] as const;
+const SCENARIOS = [
+  "restore",
+  "suppress",
+  "resume",
+  "timeout",
+  "vote_cancel",
+  "session_cancel",
+  "mixed",
+  "off",
+  "continue_off",
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 let server: FakeOpenAIServer;
@@ -83,7 +94,7 @@ afterAll(async () => {
 
 describe("a question asked, then the child is SIGKILLed while it waits", () => {
   it("asks with the PROTOCOL.md shape in every session at once, and leaves the call on disk", async () => {
-    const child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true, cwd: workspace });
+    const child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
     try {
       for (const name of SCENARIOS) {
         const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
@@ -107,7 +118,11 @@ describe("a question asked, then the child is SIGKILLed while it waits", () => {
               title: "Ask user 1 question",
               kind: "think",
               rawInput: { questions: [QUESTION] },
-              _meta: { toolName: "ask_user_question", qwenInteractionKind: "user_question", qwenQuestions: [QUESTION] },
+              _meta: {
+                toolName: "ask_user_question",
+                qwenInteractionKind: "user_question",
+                qwenQuestions: [QUESTION],
+              },
             }),
           });
           // The tool_call update reached the client before the permission request.
@@ -119,7 +134,10 @@ describe("a question asked, then the child is SIGKILLed while it waits", () => {
     } finally {
       await child.kill();
     }
-    const transcript = await readFile(join(chatsDir(home, workspace), `${sessions.restore.sessionId}.jsonl`), "utf8");
+    const transcript = await readFile(
+      join(chatsDir(home, workspace), `${sessions.restore.sessionId}.jsonl`),
+      "utf8",
+    );
     expect(transcript).toContain(sessions.restore.callId);
   });
 });
@@ -127,7 +145,7 @@ describe("a question asked, then the child is SIGKILLed while it waits", () => {
 describe("a child with --restore-ask-user-question", () => {
   let child: ChildHarness;
   beforeAll(async () => {
-    child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true, cwd: workspace });
+    child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
   });
   afterAll(async () => {
     await child?.close();
@@ -149,11 +167,16 @@ describe("a child with --restore-ask-user-question", () => {
 
   it("loadUpdates is a read-only replay that finalizes the question and changes nothing", async () => {
     const { sessionId, callId } = sessions.restore;
-    const result = await child.agent.request<{ updates: SessionNotification["update"][] }>("qwen/session/loadUpdates", {
-      sessionId,
-      cwd: workspace,
-    });
-    expect(result.updates.find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === callId)).toMatchObject({
+    const result = await child.agent.request<{ updates: SessionNotification["update"][] }>(
+      "qwen/session/loadUpdates",
+      {
+        sessionId,
+        cwd: workspace,
+      },
+    );
+    expect(
+      result.updates.find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === callId),
+    ).toMatchObject({
       status: "failed",
       content: [{ type: "content", content: { type: "text", text: MISSING_TEXT } }],
     });
@@ -165,7 +188,10 @@ describe("a child with --restore-ask-user-question", () => {
     const response = await load("restore");
     expect(response._meta).toEqual({ [RESTORE_KEY]: true });
     const replay = child.updatesFor(sessionId);
-    expect(replay[0]?.update).toMatchObject({ sessionUpdate: "user_message_chunk", content: { text: "ask restore" } });
+    expect(replay[0]?.update).toMatchObject({
+      sessionUpdate: "user_message_chunk",
+      content: { text: "ask restore" },
+    });
     expect(replay.find((u) => isToolCall(u, callId))?.update).toMatchObject({ status: "in_progress" });
     expect(finalUpdate(replay, callId)).toBeUndefined();
 
@@ -205,8 +231,17 @@ describe("a child with --restore-ask-user-question", () => {
     const ledger = (await readFile(ledgerPath(home, workspace, sessionId), "utf8"))
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as { promptId: string; state: string; code?: string; restoredBy?: string });
-    expect(ledger).toContainEqual(expect.objectContaining({ promptId: "orig-restore", state: "interrupted", code: "restored", restoredBy: "restore-1" }));
+      .map(
+        (line) => JSON.parse(line) as { promptId: string; state: string; code?: string; restoredBy?: string },
+      );
+    expect(ledger).toContainEqual(
+      expect.objectContaining({
+        promptId: "orig-restore",
+        state: "interrupted",
+        code: "restored",
+        restoredBy: "restore-1",
+      }),
+    );
     expect(ledger).toContainEqual(expect.objectContaining({ promptId: "restore-1", state: "completed" }));
   });
 
@@ -227,13 +262,21 @@ describe("a child with --restore-ask-user-question", () => {
       content: [{ content: { text: MISSING_TEXT } }],
     });
     const before = server.requests.length;
-    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("hello") })).toEqual({ stopReason: "end_turn" });
-    expect(toolMessages(before)).toContainEqual(expect.objectContaining({ tool_call_id: callId, content: ORPHAN_TEXT }));
+    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("hello") })).toEqual({
+      stopReason: "end_turn",
+    });
+    expect(toolMessages(before)).toContainEqual(
+      expect.objectContaining({ tool_call_id: callId, content: ORPHAN_TEXT }),
+    );
   });
 
   it("resume answers without replaying, still hints, and the restore works after it", async () => {
     const { sessionId, callId } = sessions.resume;
-    const response = await child.agent.request("session/resume", { sessionId, cwd: workspace, mcpServers: [] });
+    const response = await child.agent.request("session/resume", {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(response._meta).toEqual({ [RESTORE_KEY]: true });
     expect(child.updatesFor(sessionId)).toEqual([]);
     const prompt = restorePrompt("resume", "restore-resume");
@@ -269,7 +312,9 @@ describe("a child with --restore-ask-user-question", () => {
     const { sessionId, callId } = sessions.vote_cancel;
     expect((await load("vote_cancel"))._meta).toEqual({ [RESTORE_KEY]: true });
     const prompt = restorePrompt("vote_cancel", "restore-vc");
-    (await child.nextPermission((p) => p.params.sessionId === sessionId)).respond({ outcome: { outcome: "cancelled" } });
+    (await child.nextPermission((p) => p.params.sessionId === sessionId)).respond({
+      outcome: { outcome: "cancelled" },
+    });
     await prompt;
     const updatesBefore = child.updatesFor(sessionId).length;
     const reloaded = await load("vote_cancel");
@@ -310,7 +355,15 @@ describe("a child with --restore-ask-user-question", () => {
         type: "assistant",
         message: {
           role: "model",
-          parts: [{ functionCall: { id: "bad-1", name: "ask_user_question", args: { questions: [{ ...QUESTION, options: [QUESTION.options[0]] }] } } }],
+          parts: [
+            {
+              functionCall: {
+                id: "bad-1",
+                name: "ask_user_question",
+                args: { questions: [{ ...QUESTION, options: [QUESTION.options[0]] }] },
+              },
+            },
+          ],
         },
       },
     ]);
@@ -321,10 +374,16 @@ describe("a child with --restore-ask-user-question", () => {
 
   it("a forged restore key on a session without a question is a no-op end_turn", async () => {
     const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
-    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("hello") })).toEqual({ stopReason: "end_turn" });
+    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("hello") })).toEqual({
+      stopReason: "end_turn",
+    });
     const before = server.requests.length;
     const permissionsBefore = child.permissions.length;
-    const forged = await child.agent.request("session/prompt", { sessionId, prompt: text("hi"), _meta: { [RESTORE_KEY]: true } });
+    const forged = await child.agent.request("session/prompt", {
+      sessionId,
+      prompt: text("hi"),
+      _meta: { [RESTORE_KEY]: true },
+    });
     expect(forged).toEqual({ stopReason: "end_turn" });
     expect(server.requests).toHaveLength(before);
     expect(child.permissions).toHaveLength(permissionsBefore);
@@ -333,10 +392,18 @@ describe("a child with --restore-ask-user-question", () => {
   it("two sessions in one child: one waits on its question while the other prompts freely", async () => {
     const waiting = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
     const free = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
-    const waitingPrompt = child.agent.request("session/prompt", { sessionId: waiting.sessionId, prompt: text("ask now") });
+    const waitingPrompt = child.agent.request("session/prompt", {
+      sessionId: waiting.sessionId,
+      prompt: text("ask now"),
+    });
     const asked = await child.nextPermission((p) => p.params.sessionId === waiting.sessionId);
     for (let i = 0; i < 2; i++) {
-      expect(await child.agent.request("session/prompt", { sessionId: free.sessionId, prompt: text(`hello ${i}`) })).toEqual({
+      expect(
+        await child.agent.request("session/prompt", {
+          sessionId: free.sessionId,
+          prompt: text(`hello ${i}`),
+        }),
+      ).toEqual({
         stopReason: "end_turn",
       });
     }
@@ -356,7 +423,7 @@ describe("a child with --restore-ask-user-question", () => {
 describe("a child without the switch", () => {
   let child: ChildHarness;
   beforeAll(async () => {
-    child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: false, cwd: workspace });
+    child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: false });
   });
   afterAll(async () => {
     await child?.close();
@@ -373,10 +440,14 @@ describe("a child without the switch", () => {
       content: [{ type: "content", content: { type: "text", text: MISSING_TEXT } }],
     });
     const before = server.requests.length;
-    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("hello after restart") })).toEqual({
+    expect(
+      await child.agent.request("session/prompt", { sessionId, prompt: text("hello after restart") }),
+    ).toEqual({
       stopReason: "end_turn",
     });
-    expect(toolMessages(before)).toContainEqual(expect.objectContaining({ tool_call_id: callId, content: ORPHAN_TEXT }));
+    expect(toolMessages(before)).toContainEqual(
+      expect.objectContaining({ tool_call_id: callId, content: ORPHAN_TEXT }),
+    );
   });
 
   it("continue accepts the interrupted turn and runs it as a prompt carrying the continue key", async () => {
@@ -414,7 +485,15 @@ async function writeTranscript(sessionId: string, records: Array<Record<string, 
   let parentUuid: string | null = null;
   const lines = records.map((record, i) => {
     const uuid = `${sessionId}-${i}`;
-    const line = { uuid, parentUuid, sessionId, timestamp: new Date().toISOString(), cwd: workspace, version: "test", ...record };
+    const line = {
+      uuid,
+      parentUuid,
+      sessionId,
+      timestamp: new Date().toISOString(),
+      cwd: workspace,
+      version: "test",
+      ...record,
+    };
     parentUuid = uuid;
     return JSON.stringify(line);
   });

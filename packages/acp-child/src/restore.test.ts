@@ -3,9 +3,21 @@ import { describe, expect, it } from "vitest";
 import { continueDecision, replaySkipIds, shouldHintRestore } from "./restore.js";
 
 const questionArgs = {
-  questions: [{ question: "Q?", header: "H", options: [{ label: "a", description: "A" }, { label: "b", description: "B" }] }],
+  questions: [
+    {
+      question: "Q?",
+      header: "H",
+      options: [
+        { label: "a", description: "A" },
+        { label: "b", description: "B" },
+      ],
+    },
+  ],
 };
-const askEntry: Content = { role: "model", parts: [{ functionCall: { id: "q1", name: "ask_user_question", args: questionArgs } }] };
+const askEntry: Content = {
+  role: "model",
+  parts: [{ functionCall: { id: "q1", name: "ask_user_question", args: questionArgs } }],
+};
 const answered: Content = {
   role: "user",
   parts: [{ functionResponse: { id: "q1", name: "ask_user_question", response: { output: "ok" } } }],
@@ -31,11 +43,13 @@ describe("replaySkipIds", () => {
   const records = [record(userText("hi"), "user"), record(askEntry, "assistant")];
 
   it("takes the restorable ids from the live chat when there is one", () => {
-    expect(replaySkipIds({ restoreSwitch: true, suppress: false, chatLastEntry: () => askEntry, records: [] })).toEqual(
-      new Set(["q1"]),
-    );
+    expect(
+      replaySkipIds({ restoreSwitch: true, suppress: false, chatLastEntry: () => askEntry, records: [] }),
+    ).toEqual(new Set(["q1"]));
     // A chat whose last entry was repaired has nothing to skip, whatever the records say.
-    expect(replaySkipIds({ restoreSwitch: true, suppress: false, chatLastEntry: () => answered, records })).toBeUndefined();
+    expect(
+      replaySkipIds({ restoreSwitch: true, suppress: false, chatLastEntry: () => answered, records }),
+    ).toBeUndefined();
   });
 
   it("falls back to the records on a cold replay", () => {
@@ -44,7 +58,9 @@ describe("replaySkipIds", () => {
 
   it("skips nothing with the switch off or when suppressed", () => {
     expect(replaySkipIds({ restoreSwitch: false, suppress: false, records })).toBeUndefined();
-    expect(replaySkipIds({ restoreSwitch: true, suppress: true, chatLastEntry: () => askEntry, records })).toBeUndefined();
+    expect(
+      replaySkipIds({ restoreSwitch: true, suppress: true, chatLastEntry: () => askEntry, records }),
+    ).toBeUndefined();
   });
 });
 
@@ -70,29 +86,65 @@ describe("continueDecision", () => {
   const dangling = [record(userText("do it"), "user"), record(askEntry, "assistant")];
 
   it("refuses while a restorable question trails and the switch is on", () => {
-    expect(continueDecision({ restoreSwitch: true, restorable: () => true, promptActive: false, records: dangling })).toEqual({
+    expect(
+      continueDecision({
+        restoreSwitch: true,
+        restorable: () => true,
+        promptActive: false,
+        records: dangling,
+      }),
+    ).toEqual({
       accepted: false,
       interruption: "none",
     });
   });
 
   it("classifies from the persisted history otherwise", () => {
-    expect(continueDecision({ restoreSwitch: false, restorable: () => true, promptActive: false, records: dangling })).toEqual({
+    expect(
+      continueDecision({
+        restoreSwitch: false,
+        restorable: () => true,
+        promptActive: false,
+        records: dangling,
+      }),
+    ).toEqual({
       accepted: true,
       interruption: "interrupted_turn",
     });
     expect(
-      continueDecision({ restoreSwitch: false, restorable: () => false, promptActive: false, records: [record(userText("hi"), "user")] }),
+      continueDecision({
+        restoreSwitch: false,
+        restorable: () => false,
+        promptActive: false,
+        records: [record(userText("hi"), "user")],
+      }),
     ).toEqual({ accepted: true, interruption: "interrupted_prompt" });
-    const clean = [record(userText("hi"), "user"), record({ role: "model", parts: [{ text: "hello" }] }, "assistant")];
-    expect(continueDecision({ restoreSwitch: false, restorable: () => false, promptActive: false, records: clean })).toEqual({
+    const clean = [
+      record(userText("hi"), "user"),
+      record({ role: "model", parts: [{ text: "hello" }] }, "assistant"),
+    ];
+    expect(
+      continueDecision({
+        restoreSwitch: false,
+        restorable: () => false,
+        promptActive: false,
+        records: clean,
+      }),
+    ).toEqual({
       accepted: false,
       interruption: "none",
     });
   });
 
   it("does not accept while a prompt runs", () => {
-    expect(continueDecision({ restoreSwitch: false, restorable: () => false, promptActive: true, records: dangling })).toEqual({
+    expect(
+      continueDecision({
+        restoreSwitch: false,
+        restorable: () => false,
+        promptActive: true,
+        records: dangling,
+      }),
+    ).toEqual({
       accepted: false,
       interruption: "interrupted_turn",
     });

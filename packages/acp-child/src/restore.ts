@@ -29,7 +29,9 @@ export function replaySkipIds(
 }
 
 /** Step 3: the load/resume response hints the daemon to send a restore prompt. */
-export function shouldHintRestore(inputs: RestoreInputs & { promptActive: boolean; restorable: () => boolean }): boolean {
+export function shouldHintRestore(
+  inputs: RestoreInputs & { promptActive: boolean; restorable: () => boolean },
+): boolean {
   return inputs.restoreSwitch && !inputs.suppress && !inputs.promptActive && inputs.restorable();
 }
 

@@ -8,6 +8,7 @@ import {
   type ClientConnection,
   type ClientContext,
   client,
+  type InitializeResponse,
   methods,
   ndJsonStream,
   type RequestPermissionRequest,
@@ -33,6 +34,8 @@ export interface ChildHarness {
   readonly updates: SessionNotification[];
   readonly permissions: PendingPermission[];
   readonly stdoutLines: string[];
+  /** The child's answer to `initialize` (sent by spawnChild). */
+  readonly initialized: InitializeResponse;
   stderr(): string;
   /** Resolves with the first permission request not yet taken that matches. */
   nextPermission(match?: (p: PendingPermission) => boolean, timeoutMs?: number): Promise<PendingPermission>;
@@ -50,7 +53,6 @@ export interface SpawnChildOptions {
   qwenHome: string;
   modelUrl: string;
   restore: boolean;
-  cwd: string;
 }
 
 export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarness> {
@@ -106,7 +108,9 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n--- child stderr ---\n${stderr}`));
+        reject(
+          new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n--- child stderr ---\n${stderr}`),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();
@@ -125,7 +129,12 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
     });
   const connection = app.connect(ndJsonStream(output, input));
 
-  const harness: ChildHarness = {
+  const initialized = await connection.agent.request(methods.agent.initialize, {
+    protocolVersion: 1,
+    clientCapabilities: {},
+  });
+  return {
+    initialized,
     proc,
     agent: connection.agent,
     connection,
@@ -143,7 +152,8 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
         "a permission request",
         timeoutMs,
       ),
-    waitForUpdate: (match, timeoutMs = 15_000) => waitFor(() => updates.find(match), "a session/update", timeoutMs),
+    waitForUpdate: (match, timeoutMs = 15_000) =>
+      waitFor(() => updates.find(match), "a session/update", timeoutMs),
     updatesFor: (sessionId) => updates.filter((u) => u.sessionId === sessionId),
     writeRaw: (text) => {
       proc.stdin!.write(text);
@@ -161,6 +171,4 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
       clearTimeout(timer);
     },
   };
-  await connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
-  return harness;
 }

@@ -44,7 +44,7 @@ export interface AgentSessionOptions {
   version?: string;
 }
 
-export interface LoadOptions extends AgentSessionOptions {
+export interface AgentSessionLoadOptions extends AgentSessionOptions {
   /**
    * The host will not re-hang a question on this load (no client attached, fork restore): the history is
    * then fully repaired, in step with a replay that finalizes the question as failed.
@@ -52,16 +52,16 @@ export interface LoadOptions extends AgentSessionOptions {
   suppressRestore?: boolean;
 }
 
-export interface PromptOptions {
+export interface AgentPromptOptions {
   promptId: string;
   signal: AbortSignal;
 }
 
-export type Interruption = "none" | "interrupted_prompt" | "interrupted_turn";
+export type TurnInterruption = "none" | "interrupted_prompt" | "interrupted_turn";
 
 export interface ContinueResult {
   accepted: boolean;
-  interruption: Interruption;
+  interruption: TurnInterruption;
   stopReason?: StopReason;
 }
 
@@ -131,7 +131,7 @@ export class AgentSession {
    * every other dangling call is repaired. When nothing will be restored, prompts the ledger still has in
    * flight (their process died) are closed as interrupted / daemon_lost.
    */
-  static async load(opts: LoadOptions): Promise<AgentSession> {
+  static async load(opts: AgentSessionLoadOptions): Promise<AgentSession> {
     const { records } = await readTranscript(transcriptPath(opts.qwenHome, opts.cwd, opts.sessionId));
     const history = historyFromRecords(records);
     const preserve =
@@ -175,11 +175,8 @@ export class AgentSession {
     return this.#ledger.closeInterrupted(code);
   }
 
-  async prompt(parts: Part[], opts: PromptOptions): Promise<{ stopReason: StopReason }> {
-    return this.#tracked(opts, async () => {
-      if (this.#staleOpenPrompts) await this.closeInterruptedPrompts();
-      return this.#turn(opts, { kind: "user", parts });
-    });
+  async prompt(parts: Part[], opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
+    return this.#tracked(opts, () => this.#turn(opts, { kind: "user", parts }));
   }
 
   /**
@@ -188,17 +185,18 @@ export class AgentSession {
    * the same turn. No user record. The prompts the restore takes over get interrupted {code: "restored",
    * restoredBy: promptId}. Cancel records the decline; an unattended end records nothing for the batch.
    */
-  async restoreQuestion(opts: PromptOptions): Promise<{ stopReason: StopReason }> {
-    return this.#tracked(opts, async () => {
-      const question = this.restorableQuestion();
-      if (!question) {
-        if (this.#staleOpenPrompts) await this.closeInterruptedPrompts();
-        return { stopReason: "end_turn", modelRequests: 0 };
-      }
-      this.#staleOpenPrompts = false;
-      await this.#ledger.closeInterrupted("restored", opts.promptId);
-      return this.#turn(opts, { kind: "pending_calls", calls: question.functionCalls });
-    });
+  async restoreQuestion(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
+    const question = this.restorableQuestion();
+    if (!question) return this.#tracked(opts, async () => ({ stopReason: "end_turn", modelRequests: 0 }));
+    return this.#tracked(
+      opts,
+      async () => {
+        this.#staleOpenPrompts = false;
+        await this.#ledger.closeInterrupted("restored", opts.promptId);
+        return this.#turn(opts, { kind: "pending_calls", calls: question.functionCalls });
+      },
+      { takesOver: true },
+    );
   }
 
   /**
@@ -207,7 +205,7 @@ export class AgentSession {
    * orphan-repair failure for each and continues. Refused while a restorable question waits: generic
    * continue would turn the question into a tool failure.
    */
-  async continueLastTurn(opts: PromptOptions): Promise<ContinueResult> {
+  async continueLastTurn(opts: AgentPromptOptions): Promise<ContinueResult> {
     this.#assertIdle();
     if (this.restorableQuestion()) return { accepted: false, interruption: "none" };
     const tail = classifySessionTail(historyFromRecords(this.#records));
@@ -215,7 +213,6 @@ export class AgentSession {
       return { accepted: false, interruption: "none" };
     }
     const { stopReason } = await this.#tracked(opts, async () => {
-      if (this.#staleOpenPrompts) await this.closeInterruptedPrompts();
       if (tail.kind === "interrupted_turn") {
         const recorder = this.#recorder(opts.promptId);
         for (const part of tail.syntheticResponses.parts) {
@@ -244,11 +241,20 @@ export class AgentSession {
     if (this.#active) throw new SessionBusyError(this.sessionId);
   }
 
-  /** Runs `body` as the one active prompt with its ledger entries: in_flight, then one terminal state. */
-  async #tracked(opts: PromptOptions, body: () => Promise<TurnOutcome>): Promise<{ stopReason: StopReason }> {
+  /**
+   * Runs `body` as the one active prompt with its ledger entries: in_flight, then one terminal state.
+   * Prompts a crash left in flight are closed first (daemon_lost), unless the body `takesOver` them (a
+   * restore, which closes them as restored by this prompt).
+   */
+  async #tracked(
+    opts: AgentPromptOptions,
+    body: () => Promise<TurnOutcome>,
+    { takesOver = false } = {},
+  ): Promise<{ stopReason: StopReason }> {
     this.#assertIdle();
     this.#active = true;
     try {
+      if (this.#staleOpenPrompts && !takesOver) await this.closeInterruptedPrompts();
       await this.#ledger.begin(opts.promptId);
       let outcome: TurnOutcome;
       try {
@@ -266,7 +272,7 @@ export class AgentSession {
     }
   }
 
-  #turn(opts: PromptOptions, start: TurnStart): Promise<TurnOutcome> {
+  #turn(opts: AgentPromptOptions, start: TurnStart): Promise<TurnOutcome> {
     const o = this.#opts;
     return runTurn(
       {

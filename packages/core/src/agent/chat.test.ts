@@ -6,7 +6,10 @@ import { Chat } from "./chat.js";
 
 const auq = (id: string): Content => ({
   role: "model",
-  parts: [{ text: "Let me ask." }, { functionCall: { id, name: "ask_user_question", args: { questions: [] } } }],
+  parts: [
+    { text: "Let me ask." },
+    { functionCall: { id, name: "ask_user_question", args: { questions: [] } } },
+  ],
 });
 const userText = (text: string): Content => ({ role: "user", parts: [{ text }] });
 const response = (id: string, output: string): Content => ({
@@ -33,7 +36,15 @@ describe("Chat.start", () => {
     expect(chat.getHistory()).toHaveLength(3);
     expect(chat.peekLastHistoryEntry()).toEqual({
       role: "user",
-      parts: [{ functionResponse: { id: "c1", name: "ask_user_question", response: { error: ORPHAN_TOOL_RESULT_TEXT } } }],
+      parts: [
+        {
+          functionResponse: {
+            id: "c1",
+            name: "ask_user_question",
+            response: { error: ORPHAN_TOOL_RESULT_TEXT },
+          },
+        },
+      ],
     });
   });
 
@@ -61,7 +72,13 @@ describe("Chat.contentsForSend (inline repair)", () => {
     expect(sent.at(-1)).toEqual({
       role: "user",
       parts: [
-        { functionResponse: { id: "c1", name: "ask_user_question", response: { error: ORPHAN_TOOL_RESULT_TEXT } } },
+        {
+          functionResponse: {
+            id: "c1",
+            name: "ask_user_question",
+            response: { error: ORPHAN_TOOL_RESULT_TEXT },
+          },
+        },
         { text: "never mind, do something else" },
       ],
     });
@@ -88,7 +105,9 @@ describe("Chat.contentsForSend (inline repair)", () => {
     const part: fc.Arbitrary<Part> = fc.oneof(
       fc.string().map((text) => ({ text })),
       fc.constantFrom(...ids).map((id) => ({ functionCall: { id, name: "t", args: {} } })),
-      fc.constantFrom(...ids).map((id) => ({ functionResponse: { id, name: "t", response: { output: "ok" } } })),
+      fc
+        .constantFrom(...ids)
+        .map((id) => ({ functionResponse: { id, name: "t", response: { output: "ok" } } })),
     );
     const entry: fc.Arbitrary<Content> = fc.record({
       role: fc.constantFrom("user" as const, "model" as const),

@@ -38,7 +38,10 @@ export type ConfirmationOutcome =
   | { outcome: "rejected" }
   | { outcome: "unattended"; reason: "timeout" | "session_closed" | "aborted" };
 
-export type ConfirmationHandler = (request: ConfirmationRequest, signal: AbortSignal) => Promise<ConfirmationOutcome>;
+export type ConfirmationHandler = (
+  request: ConfirmationRequest,
+  signal: AbortSignal,
+) => Promise<ConfirmationOutcome>;
 
 /** ACP stop reasons. */
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";

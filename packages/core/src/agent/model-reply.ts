@@ -42,7 +42,8 @@ export class ModelReply {
     if (this.#thought) parts.push({ text: this.#thought, thought: true });
     if (this.#text) parts.push({ text: this.#text });
     if (opts.withCalls) {
-      for (const call of this.calls) parts.push({ functionCall: { id: call.id, name: call.name, args: call.args } });
+      for (const call of this.calls)
+        parts.push({ functionCall: { id: call.id, name: call.name, args: call.args } });
     }
     return parts.length > 0 ? { role: "model", parts } : undefined;
   }

@@ -24,7 +24,12 @@ export async function tempWorkspace(): Promise<TempWorkspace> {
 
 /** The real provider over HTTP against the fake server; retries sleep for 0 ms. */
 export function providerFor(server: FakeOpenAIServer): OpenAICompatibleProvider {
-  return new OpenAICompatibleProvider({ baseUrl: server.url, apiKey: "sk-test", model: "fake-model", sleep: async () => {} });
+  return new OpenAICompatibleProvider({
+    baseUrl: server.url,
+    apiKey: "sk-test",
+    model: "fake-model",
+    sleep: async () => {},
+  });
 }
 
 export const COLOR_QUESTION: FakeQuestion = {

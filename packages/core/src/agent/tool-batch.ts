@@ -11,6 +11,7 @@
 // possible, results are held back until the batch's last question is settled, then written in call order.
 import type { Content, Part } from "../content.js";
 import type { ToolDeclaration } from "../model/provider.js";
+import { decideConfirmation, planModeDenialText } from "../tools/approval.js";
 import { type AskUserQuestionParams, parseAskUserQuestionParams } from "../tools/ask-user-question-params.js";
 import {
   ASK_USER_QUESTION_TOOL_NAME,
@@ -18,7 +19,6 @@ import {
   TOOL_CANCELLED_BEFORE_EXECUTION_TEXT,
   toolCanceledByUserText,
 } from "../tools/ask-user-question-result.js";
-import { decideConfirmation, planModeDenialText } from "../tools/approval.js";
 import type { ApprovalMode, ConfirmationKind, Tool, ToolCallDescription } from "../tools/tool.js";
 import type { ToolCallResult } from "../transcript/records.js";
 import type { AgentEvent, ConfirmationHandler, ConfirmationOutcome, StopReason } from "./contract.js";
@@ -69,7 +69,10 @@ type CallStep =
   | { type: "stop"; settled: SettledCall; stopReason: StopReason; fill: string }
   | { type: "unattended_question"; reason: "timeout" | "session_closed" | "aborted" };
 
-export async function runToolBatch(deps: ToolBatchDeps, calls: readonly StreamedCall[]): Promise<ToolBatchOutcome> {
+export async function runToolBatch(
+  deps: ToolBatchDeps,
+  calls: readonly StreamedCall[],
+): Promise<ToolBatchOutcome> {
   for (const call of calls) {
     deps.onEvent({
       type: "tool_call",
@@ -98,7 +101,11 @@ export async function runToolBatch(deps: ToolBatchDeps, calls: readonly Streamed
   for (let i = 0; i < calls.length; i++) {
     const step = await runCall(deps, calls[i]!);
     if (step.type === "unattended_question") {
-      return { kind: "unattended_question", reason: step.reason, stopReason: unattendedStopReason(step.reason, deps) };
+      return {
+        kind: "unattended_question",
+        reason: step.reason,
+        stopReason: unattendedStopReason(step.reason, deps),
+      };
     }
     // A stop settles every later call without asking, so nothing is held back past it.
     await settle(step.settled, step.type === "stop" || i >= lastQuestion);
@@ -115,7 +122,10 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
   const tool = deps.tools.get(call.name);
   if (!tool) return { type: "next", settled: failed(call, toolNotFoundText(call.name), "error") };
   if (call.invalidArguments !== undefined) {
-    return { type: "next", settled: failed(call, invalidToolArgumentsText(call.name, call.invalidArguments), "error") };
+    return {
+      type: "next",
+      settled: failed(call, invalidToolArgumentsText(call.name, call.invalidArguments), "error"),
+    };
   }
   const invalid = tool.validate(call.args);
   if (invalid !== undefined) return { type: "next", settled: failed(call, invalid, "error") };
@@ -124,7 +134,8 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
   let decision = decideConfirmation(kind, deps.approvalMode());
   // A question is always asked: "always allow" would mean answering it without the user.
   if (decision === "ask" && kind !== "user_question" && deps.alwaysAllowed.has(kind)) decision = "allow";
-  if (decision === "deny") return { type: "next", settled: failed(call, planModeDenialText(call.name), "error") };
+  if (decision === "deny")
+    return { type: "next", settled: failed(call, planModeDenialText(call.name), "error") };
 
   let answers: Record<string, string> | undefined;
   if (decision === "ask" && kind !== "none") {
@@ -161,7 +172,9 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
     // user has given it (an acknowledged answer must never be lost). `validate` passed, so params parse.
     const params = parseAskUserQuestionParams(call.args) as AskUserQuestionParams;
     const settled = succeeded(call, formatAskUserQuestionAnswers(params, answers));
-    return deps.signal.aborted ? stopAfter(settled, TOOL_CANCELLED_BEFORE_EXECUTION_TEXT) : { type: "next", settled };
+    return deps.signal.aborted
+      ? stopAfter(settled, TOOL_CANCELLED_BEFORE_EXECUTION_TEXT)
+      : { type: "next", settled };
   }
 
   if (deps.signal.aborted) return cancelledBeforeExecution(call);
@@ -169,11 +182,14 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
   let settled: SettledCall;
   try {
     const result = await tool.execute(call.args, { cwd: deps.cwd, signal: deps.signal });
-    settled = result.error !== undefined ? failed(call, result.error, "error") : succeeded(call, result.output);
+    settled =
+      result.error !== undefined ? failed(call, result.error, "error") : succeeded(call, result.output);
   } catch (error) {
     settled = failed(call, error instanceof Error ? error.message : String(error), "error");
   }
-  return deps.signal.aborted ? stopAfter(settled, TOOL_CANCELLED_BEFORE_EXECUTION_TEXT) : { type: "next", settled };
+  return deps.signal.aborted
+    ? stopAfter(settled, TOOL_CANCELLED_BEFORE_EXECUTION_TEXT)
+    : { type: "next", settled };
 }
 
 type AskOutcome = ConfirmationOutcome | { outcome: "failed"; message: string };
@@ -187,7 +203,11 @@ async function askUser(
 ): Promise<AskOutcome> {
   try {
     return await deps.confirm(
-      { call: { id: call.id, name: call.name, args: call.args }, kind, description: describeCall(tool, call, deps.cwd) },
+      {
+        call: { id: call.id, name: call.name, args: call.args },
+        kind,
+        description: describeCall(tool, call, deps.cwd),
+      },
       deps.signal,
     );
   } catch (error) {
@@ -196,7 +216,10 @@ async function askUser(
   }
 }
 
-function unattendedStopReason(reason: "timeout" | "session_closed" | "aborted", deps: ToolBatchDeps): StopReason {
+function unattendedStopReason(
+  reason: "timeout" | "session_closed" | "aborted",
+  deps: ToolBatchDeps,
+): StopReason {
   return reason === "aborted" || deps.signal.aborted ? "cancelled" : "end_turn";
 }
 
@@ -235,6 +258,9 @@ function describeCall(tool: Tool | undefined, call: StreamedCall, cwd: string): 
     return tool.describe(call.args, { cwd });
   } catch (error) {
     // describe() may see arguments validation will refuse; the UI then shows the name and the reason.
-    return { title: `${call.name}: ${error instanceof Error ? error.message : String(error)}`, uiKind: "other" };
+    return {
+      title: `${call.name}: ${error instanceof Error ? error.message : String(error)}`,
+      uiKind: "other",
+    };
   }
 }

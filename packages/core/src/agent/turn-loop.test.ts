@@ -77,24 +77,31 @@ const toolResults = (log: Logged[]) =>
 
 describe("runTurn", () => {
   it("answers a question with the formatted answers and continues the turn", async () => {
-    const { server, deps, log, events } = await setup([askUserQuestionCall([COLOR_QUESTION]), reply.text("Blue it is.")], {
-      confirm: async () => ({ outcome: "approved", answers: { "0": "Blue" } }),
-    });
+    const { server, deps, log, events } = await setup(
+      [askUserQuestionCall([COLOR_QUESTION]), reply.text("Blue it is.")],
+      {
+        confirm: async () => ({ outcome: "approved", answers: { "0": "Blue" } }),
+      },
+    );
     const outcome = await runTurn(deps, userStart("pick a color"));
     expect(outcome).toEqual({ stopReason: "end_turn", modelRequests: 2 });
     expect(trailingToolMessages(server.requests[1]!).map((m) => m.content)).toEqual([COLOR_ANSWER_TEXT]);
     expect(log.map((l) => l.type)).toEqual(["user", "assistant", "tool_result", "assistant", "turn_result"]);
-    expect(events.filter((e) => e.type === "tool_call" || e.type === "tool_call_update").map((e) => e.status)).toEqual([
-      "pending",
-      "completed",
-    ]);
-    expect(events.filter((e) => e.type === "model_text").map((e) => (e.type === "model_text" ? e.text : "")).join("")).toBe(
-      "Blue it is.",
-    );
+    expect(
+      events.filter((e) => e.type === "tool_call" || e.type === "tool_call_update").map((e) => e.status),
+    ).toEqual(["pending", "completed"]);
+    expect(
+      events
+        .filter((e) => e.type === "model_text")
+        .map((e) => (e.type === "model_text" ? e.text : ""))
+        .join(""),
+    ).toBe("Blue it is.");
   });
 
   it("turns invalid question arguments into the validation text without asking", async () => {
-    const oneOption = { questions: [{ question: "Q?", header: "H", options: [{ label: "a", description: "b" }] }] };
+    const oneOption = {
+      questions: [{ question: "Q?", header: "H", options: [{ label: "a", description: "b" }] }],
+    };
     const { server, deps, confirm, log } = await setup([
       reply.toolCall("ask_user_question", oneOption),
       reply.text("Sorry."),
@@ -111,10 +118,18 @@ describe("runTurn", () => {
     const deploy = recordingTool("deploy", "exec");
     const probe = recordingTool("probe", "none");
     const { server, deps, log } = await setup(
-      [reply.toolCalls([{ name: "deploy", args: {} }, { name: "probe", args: {} }])],
+      [
+        reply.toolCalls([
+          { name: "deploy", args: {} },
+          { name: "probe", args: {} },
+        ]),
+      ],
       { tools: [deploy, probe], confirm: async () => ({ outcome: "rejected" }) },
     );
-    expect(await runTurn(deps, userStart("ship it"))).toMatchObject({ stopReason: "end_turn", modelRequests: 1 });
+    expect(await runTurn(deps, userStart("ship it"))).toMatchObject({
+      stopReason: "end_turn",
+      modelRequests: 1,
+    });
     expect(server.requests).toHaveLength(1);
     expect(deploy.calls).toEqual([]);
     expect(probe.calls).toEqual([]);
@@ -123,19 +138,27 @@ describe("runTurn", () => {
       { error: SKIPPED_AFTER_PERMISSION_CANCEL_TEXT },
     ]);
     // The chat holds the refusal, so the model sees it with the next prompt.
-    expect(deps.chat.peekLastHistoryEntry()?.parts.map((p) => p.functionResponse?.response)).toEqual(toolResults(log));
+    expect(deps.chat.peekLastHistoryEntry()?.parts.map((p) => p.functionResponse?.response)).toEqual(
+      toolResults(log),
+    );
   });
 
   it("stops at the max-turns guard", async () => {
     const probe = recordingTool("probe", "none");
-    const { server, deps, log } = await setup(() => reply.toolCall("probe", {}), { tools: [probe], maxTurns: 3 });
+    const { server, deps, log } = await setup(() => reply.toolCall("probe", {}), {
+      tools: [probe],
+      maxTurns: 3,
+    });
     expect(await runTurn(deps, userStart("loop forever"))).toEqual({
       stopReason: "max_turn_requests",
       modelRequests: 3,
     });
     expect(server.requests).toHaveLength(3);
     expect(probe.calls).toHaveLength(3);
-    expect(log.at(-1)).toEqual({ type: "turn_result", data: { stopReason: "max_turn_requests", modelRequests: 3 } });
+    expect(log.at(-1)).toEqual({
+      type: "turn_result",
+      data: { stopReason: "max_turn_requests", modelRequests: 3 },
+    });
   });
 
   it("cancels mid-stream: keeps the text already shown, drops the connection", async () => {
@@ -155,7 +178,12 @@ describe("runTurn", () => {
     const deploy = recordingTool("deploy", "exec");
     const probe = recordingTool("probe", "none");
     const { deps, log, controller } = await setup(
-      [reply.toolCalls([{ name: "deploy", args: {} }, { name: "probe", args: {} }])],
+      [
+        reply.toolCalls([
+          { name: "deploy", args: {} },
+          { name: "probe", args: {} },
+        ]),
+      ],
       {
         tools: [deploy, probe],
         confirm: (_request, signal) =>
@@ -195,7 +223,10 @@ describe("runTurn", () => {
           { name: "ask_user_question", args: { questions: [COLOR_QUESTION] } },
         ]),
       ],
-      { tools: [probe, createAskUserQuestionTool()], confirm: async () => ({ outcome: "unattended", reason: "timeout" }) },
+      {
+        tools: [probe, createAskUserQuestionTool()],
+        confirm: async () => ({ outcome: "unattended", reason: "timeout" }),
+      },
     );
     expect(await runTurn(deps, userStart("go"))).toEqual({
       stopReason: "end_turn",
@@ -215,10 +246,14 @@ describe("runTurn", () => {
 
   it("tells the model when its arguments are not a JSON object", async () => {
     const probe = recordingTool("probe", "none");
-    const { server, deps } = await setup([reply.toolCall("probe", "{not json"), reply.text("ok")], { tools: [probe] });
+    const { server, deps } = await setup([reply.toolCall("probe", "{not json"), reply.text("ok")], {
+      tools: [probe],
+    });
     await runTurn(deps, userStart("x"));
     expect(probe.calls).toEqual([]);
-    expect(trailingToolMessages(server.requests[1]!)[0]?.content).toMatch(/^Tool "probe" was called with arguments that are not a JSON object/);
+    expect(trailingToolMessages(server.requests[1]!)[0]?.content).toMatch(
+      /^Tool "probe" was called with arguments that are not a JSON object/,
+    );
   });
 
   it("refuses edits in plan mode without asking", async () => {
@@ -235,10 +270,13 @@ describe("runTurn", () => {
 
   it("stops asking for a kind the user allowed always", async () => {
     const deploy = recordingTool("deploy", "exec");
-    const { deps, confirm } = await setup([reply.toolCall("deploy", {}), reply.toolCall("deploy", {}), reply.text("done")], {
-      tools: [deploy],
-      confirm: async () => ({ outcome: "approved_always" }),
-    });
+    const { deps, confirm } = await setup(
+      [reply.toolCall("deploy", {}), reply.toolCall("deploy", {}), reply.text("done")],
+      {
+        tools: [deploy],
+        confirm: async () => ({ outcome: "approved_always" }),
+      },
+    );
     expect((await runTurn(deps, userStart("x"))).stopReason).toBe("end_turn");
     expect(confirm).toHaveBeenCalledTimes(1);
     expect(deploy.calls).toHaveLength(2);
@@ -250,11 +288,16 @@ describe("runTurn", () => {
     const error = await runTurn(deps, userStart("x")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).kind).toBe("bad_request");
-    expect(log.at(-1)).toMatchObject({ type: "turn_result", data: { error: { kind: "bad_request", status: 400 } } });
+    expect(log.at(-1)).toMatchObject({
+      type: "turn_result",
+      data: { error: { kind: "bad_request", status: 400 } },
+    });
   });
 
   it("sends what the user typed and streams the model's reply as events", async () => {
-    const { server, deps, events } = await setup([reply.text("Hello there", { reasoning: "thinking", deltas: 2 })]);
+    const { server, deps, events } = await setup([
+      reply.text("Hello there", { reasoning: "thinking", deltas: 2 }),
+    ]);
     await runTurn(deps, userStart("hi"));
     expect(messageText(server.requests[0]!.messages.at(-1))).toBe("hi");
     expect(events.filter((e) => e.type === "thought").length).toBeGreaterThan(0);

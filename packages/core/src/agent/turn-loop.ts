@@ -57,7 +57,10 @@ export interface TurnOutcome {
 export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOutcome> {
   const { chat, signal } = deps;
   let modelRequests = 0;
-  const finish = async (stopReason: StopReason, extra: Partial<TurnResultData> = {}): Promise<TurnOutcome> => {
+  const finish = async (
+    stopReason: StopReason,
+    extra: Partial<TurnResultData> = {},
+  ): Promise<TurnOutcome> => {
     await deps.recorder.turnResult({ stopReason, modelRequests, ...extra });
     return { stopReason, modelRequests, ...(extra.unattended ? { unattended: extra.unattended } : {}) };
   };
@@ -75,7 +78,8 @@ export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOut
     if (pending) {
       const outcome = await runToolBatch(deps, pending);
       pending = undefined;
-      if (outcome.kind === "unattended_question") return finish(outcome.stopReason, { unattended: outcome.reason });
+      if (outcome.kind === "unattended_question")
+        return finish(outcome.stopReason, { unattended: outcome.reason });
       chat.append(outcome.responses);
       if (outcome.kind === "stopped") return finish(outcome.stopReason);
     }
@@ -142,7 +146,11 @@ function pendingCallsFromHistory(chat: Chat, calls: readonly FunctionCall[]): St
 
 function describeError(error: unknown): NonNullable<TurnResultData["error"]> {
   if (error instanceof ModelError) {
-    return { kind: error.kind, message: error.message, ...(error.status === undefined ? {} : { status: error.status }) };
+    return {
+      kind: error.kind,
+      message: error.message,
+      ...(error.status === undefined ? {} : { status: error.status }),
+    };
   }
   return { kind: "internal", message: error instanceof Error ? error.message : String(error) };
 }

@@ -33,7 +33,9 @@ describe("flattenCallResult", () => {
     expect(flattenCallResult({ isError: true, content: [] }, "t")).toEqual({
       error: "MCP tool 't' reported an error without details.",
     });
-    expect(flattenCallResult({ content: [], structuredContent: { n: 1 } }, "t")).toEqual({ output: '{"n":1}' });
+    expect(flattenCallResult({ content: [], structuredContent: { n: 1 } }, "t")).toEqual({
+      output: '{"n":1}',
+    });
     expect(flattenCallResult({ toolResult: "legacy" }, "t")).toEqual({ output: "legacy" });
   });
 });

@@ -48,6 +48,7 @@ export function flattenCallResult(result: CallResultLike, toolName: string): Too
   } else {
     text = "";
   }
-  if (result.isError) return { error: text === "" ? `MCP tool '${toolName}' reported an error without details.` : text };
+  if (result.isError)
+    return { error: text === "" ? `MCP tool '${toolName}' reported an error without details.` : text };
   return { output: text };
 }

@@ -36,7 +36,9 @@ export const defaultMcpTransportFactory: McpTransportFactory = (config) => {
     return { transport, stderr: transport.stderr };
   }
   const url = new URL(config.url as string);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: config.headers ?? {} },
+  });
   return { transport };
 };
 
@@ -116,7 +118,9 @@ export class McpConnection {
       if (signal.aborted || !isConnectionFailure(error)) throw error;
       // Not retried: the call may have had effects before the connection dropped. The next call reconnects.
       this.#markDead(client, messageOf(error));
-      throw new Error(`MCP server "${this.name}" disconnected during the call to "${tool}": ${this.#reason()}`);
+      throw new Error(
+        `MCP server "${this.name}" disconnected during the call to "${tool}": ${this.#reason()}`,
+      );
     }
   }
 
@@ -149,7 +153,9 @@ export class McpConnection {
     await previous?.close();
     this.#stderrTail = "";
     this.#transportError = undefined;
-    const { transport, stderr } = (this.#options.transportFactory ?? defaultMcpTransportFactory)(this.#config);
+    const { transport, stderr } = (this.#options.transportFactory ?? defaultMcpTransportFactory)(
+      this.#config,
+    );
     stderr?.on("data", (chunk: Buffer) => {
       this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
     });

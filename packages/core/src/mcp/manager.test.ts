@@ -66,7 +66,7 @@ describe("McpManager over stdio", () => {
           "mcp__echo__pid",
           "mcp__echo__mixed",
           "mcp__echo__crash",
-          "mcp__echo__weird_name_",
+          "mcp__echo__weird_name",
         ],
       },
     ]);
@@ -80,7 +80,7 @@ describe("McpManager over stdio", () => {
     expect(await toolNamed("mcp__echo__mixed").execute({}, ctx())).toEqual({
       output: "first\n[Tool 'mixed' provided image data with mime-type: image/png]\nresource text",
     });
-    expect(await toolNamed("mcp__echo__weird_name_").execute({}, ctx())).toEqual({ output: "weird" });
+    expect(await toolNamed("mcp__echo__weird_name").execute({}, ctx())).toEqual({ output: "weird" });
   });
 
   it("reconnects a dead server once per call, and reports an unreachable one clearly", async () => {
@@ -100,10 +100,11 @@ describe("McpManager over stdio", () => {
     const unreachable = await toolNamed("mcp__echo__echo").execute({ text: "x" }, ctx());
     expect(unreachable.error).toMatch(/^MCP server "echo" is not reachable: .+/);
     expect(unreachable.error).toContain("echo-server: refusing to start");
-    console.log("PEEK", crashed.error, "\n", unreachable.error);
 
     await rm(refuse);
-    expect(await toolNamed("mcp__echo__echo").execute({ text: "back" }, ctx())).toEqual({ output: "echo: back" });
+    expect(await toolNamed("mcp__echo__echo").execute({ text: "back" }, ctx())).toEqual({
+      output: "echo: back",
+    });
   });
 
   it("reports a server that cannot start without blocking the others", async () => {

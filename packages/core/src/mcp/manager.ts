@@ -6,7 +6,9 @@ import { createMcpTool } from "./mcp-tool.js";
 import { McpServerConfig } from "./server-config.js";
 import { mcpToolName, uniqueToolName } from "./tool-name.js";
 
-export type McpConnectReport = { server: string; ok: true; tools: string[] } | { server: string; ok: false; error: string };
+export type McpConnectReport =
+  | { server: string; ok: true; tools: string[] }
+  | { server: string; ok: false; error: string };
 
 export class McpManager {
   readonly #options: McpConnectionOptions;

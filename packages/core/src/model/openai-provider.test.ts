@@ -176,7 +176,27 @@ describe("OpenAICompatibleProvider over HTTP", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("never retries after output began: a stream cut mid-way is a network error", async () => {
+  it("never retries after output began, even for a retryable failure", async () => {
+    const { provider, server, sleeps } = await setup([
+      reply.disconnect({ text: "half an answ" }),
+      reply.text("never"),
+    ]);
+    const { error, seen } = await failure(provider.generate(request));
+    expect(error.kind).toBe("network");
+    expect(error.retryable).toBe(true);
+    expect(seen.map((e) => e.type)).toContain("text");
+    expect(sleeps).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a connection dropped before any output", async () => {
+    const { provider, server } = await setup([reply.disconnect(), reply.text("second try")]);
+    const events = await collect(provider.generate(request));
+    expect(events.some((e) => e.type === "text")).toBe(true);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("reports a stream cut by the server going away as a network error", async () => {
     const { provider, server } = await setup([reply.stall({ text: "half an answ" }), reply.text("never")]);
     const events = provider.generate(request)[Symbol.asyncIterator]();
     const first = await events.next();
@@ -209,6 +229,15 @@ describe("OpenAICompatibleProvider over HTTP", () => {
     expect(seen).toHaveLength(1);
     expect(caught).toBeInstanceOf(ModelError);
     expect((caught as ModelError).kind).toBe("aborted");
+    await server.waitForClientAbort(1);
+  });
+
+  it("drops the connection when the caller stops iterating early", async () => {
+    const { provider, server } = await setup([reply.stall({ text: "a long story" })]);
+    for await (const event of provider.generate(request)) {
+      expect(event.type).toBe("text");
+      break;
+    }
     await server.waitForClientAbort(1);
   });
 

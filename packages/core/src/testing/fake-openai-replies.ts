@@ -34,11 +34,14 @@ export interface FakeMessageReply {
 
 export type FakeReply =
   | FakeMessageReply
+  /** Any status with a body: a string is sent verbatim (e.g. a hand-written SSE stream), anything else as JSON. */
   | { type: "error"; status: number; body: unknown; headers?: Record<string, string> }
   /** Streams `text` (if any), then a `data:` line that is not JSON, then `[DONE]`. */
   | { type: "malformed"; text?: string; raw: string }
   /** Streams `text` (if any), then never finishes: the response ends only when the client goes away. */
   | { type: "stall"; text?: string }
+  /** Streams `text` (if any), then destroys the socket, like a server crashing mid-answer. */
+  | { type: "disconnect"; text?: string }
   | { type: "delay"; ms: number; then: FakeReply };
 
 export interface FakeQuestion {
@@ -116,6 +119,9 @@ export const reply = {
   },
   stall(options: { text?: string } = {}): FakeReply {
     return { type: "stall", text: options.text };
+  },
+  disconnect(options: { text?: string } = {}): FakeReply {
+    return { type: "disconnect", text: options.text };
   },
   delay(ms: number, then: FakeReply): FakeReply {
     return { type: "delay", ms, then };

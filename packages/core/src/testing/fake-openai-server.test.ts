@@ -152,6 +152,13 @@ describe("fake OpenAI server", () => {
     expect(s.clientAborts).toBe(1);
   });
 
+  it("cuts the connection mid-stream without counting it as a client abort", async () => {
+    const s = await start([reply.disconnect({ text: "partial" })]);
+    const res = await post(s, { ...hello, stream: true });
+    await expect(res.text()).rejects.toThrowError();
+    expect(s.clientAborts).toBe(0);
+  });
+
   it("delays a reply", async () => {
     const s = await start([reply.delay(20, reply.text("late"))]);
     expect((await completion(post(s, hello))).choices[0]?.message.content).toBe("late");

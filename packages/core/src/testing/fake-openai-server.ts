@@ -61,6 +61,8 @@ export interface FakeOpenAIServer {
 }
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
+/** Responses a `disconnect` reply cut on purpose: not client aborts. */
+const droppedByServer = new WeakSet<ServerResponse>();
 
 export async function startFakeOpenAIServer(script: FakeScript = {}): Promise<FakeOpenAIServer> {
   const options: FakeServerScript = Array.isArray(script)
@@ -172,7 +174,7 @@ export async function startFakeOpenAIServer(script: FakeScript = {}): Promise<Fa
   const server = createServer((req, res) => {
     req.socket.setNoDelay(true);
     res.on("close", () => {
-      if (!res.writableFinished && !closing) {
+      if (!res.writableFinished && !closing && !droppedByServer.has(res)) {
         clientAborts++;
         notify();
       }
@@ -333,6 +335,16 @@ async function play(
       if (await writeFrames(res, [...renderTextChunks(reply.text, ctx), reply.raw], undefined)) {
         res.end(sseFrame("[DONE]"));
       }
+      return;
+    case "disconnect":
+      if (stream) {
+        startStream(res);
+        await writeFrames(res, renderTextChunks(reply.text, ctx), undefined);
+      }
+      // Let the frames leave before the reset, so the client sees the text and then the break.
+      await pause(20, res);
+      droppedByServer.add(res);
+      res.socket?.destroy();
       return;
     case "stall":
       if (stream) {

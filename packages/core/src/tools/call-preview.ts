@@ -3,8 +3,8 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { looksBinary } from "./text-file.js";
-import { isWithin } from "./workspace-path.js";
 import type { DescribeContext } from "./tool.js";
+import { isWithin } from "./workspace-path.js";
 
 const PREVIEW_MAX_BYTES = 1024 * 1024;
 

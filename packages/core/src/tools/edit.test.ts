@@ -64,21 +64,29 @@ describe("edit tool", () => {
   it("edits a file in place and leaves it untouched on error", async () => {
     const f = path.join(root, "f.ts");
     await writeFile(f, "let a = 1;\nlet b = 1;\n");
-    expect(await editTool.execute({ file_path: "f.ts", old_string: "= 1", new_string: "= 2" }, ctx())).toEqual({
+    expect(
+      await editTool.execute({ file_path: "f.ts", old_string: "= 1", new_string: "= 2" }, ctx()),
+    ).toEqual({
       error: `Failed to edit. Found 2 occurrences for old_string in ${f} but replace_all was not enabled.`,
     });
-    expect(await editTool.execute({ file_path: "f.ts", old_string: "nope", new_string: "x" }, ctx())).toMatchObject({
+    expect(
+      await editTool.execute({ file_path: "f.ts", old_string: "nope", new_string: "x" }, ctx()),
+    ).toMatchObject({
       error: expect.stringContaining("0 occurrences found"),
     });
     expect(await readFile(f, "utf8")).toBe("let a = 1;\nlet b = 1;\n");
-    expect(await editTool.execute({ file_path: "f.ts", old_string: "b = 1", new_string: "b = 2" }, ctx())).toEqual({
+    expect(
+      await editTool.execute({ file_path: "f.ts", old_string: "b = 1", new_string: "b = 2" }, ctx()),
+    ).toEqual({
       output: `The file: ${f} has been updated (1 replacement).`,
     });
     expect(await readFile(f, "utf8")).toBe("let a = 1;\nlet b = 2;\n");
   });
 
   it("creates a new file from an empty old_string", async () => {
-    expect(await editTool.execute({ file_path: "n/new.md", old_string: "", new_string: "# hi" }, ctx())).toEqual({
+    expect(
+      await editTool.execute({ file_path: "n/new.md", old_string: "", new_string: "# hi" }, ctx()),
+    ).toEqual({
       output: `Created new file: ${path.join(root, "n/new.md")} with provided content.`,
     });
     expect(await readFile(path.join(root, "n/new.md"), "utf8")).toBe("# hi");

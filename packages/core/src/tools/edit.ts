@@ -13,7 +13,10 @@ import { resolveWorkspacePath } from "./workspace-path.js";
 const EDIT_MAX_BYTES = 10 * 1024 * 1024;
 
 const EditParams = z.object({
-  file_path: z.string().min(1).describe("Path of the file to modify, absolute or relative to the workspace root."),
+  file_path: z
+    .string()
+    .min(1)
+    .describe("Path of the file to modify, absolute or relative to the workspace root."),
   old_string: z
     .string()
     .describe(
@@ -30,7 +33,8 @@ export type EditOutcome = { content: string; isNewFile: boolean; occurrences: nu
 
 function countOccurrences(haystack: string, needle: string): number {
   let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count++;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length))
+    count++;
   return count;
 }
 
@@ -79,7 +83,8 @@ async function readIfExists(p: string): Promise<string | null> {
     return text;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new Error(`Path is a directory, not a file: ${p}`);
+    if ((error as NodeJS.ErrnoException).code === "EISDIR")
+      throw new Error(`Path is a directory, not a file: ${p}`);
     throw error;
   }
 }

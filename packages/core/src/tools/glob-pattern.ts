@@ -88,7 +88,10 @@ export function globToRegExp(pattern: string): RegExp {
  * A path filter. A pattern without `/` matches the file name at any depth (`*.ts` finds `src/a.ts`),
  * like ripgrep's `--glob`; a pattern with `/` matches the whole relative path.
  */
-export function createGlobFilter(pattern: string, options: { basenameIfNoSlash: boolean }): (rel: string) => boolean {
+export function createGlobFilter(
+  pattern: string,
+  options: { basenameIfNoSlash: boolean },
+): (rel: string) => boolean {
   const regex = globToRegExp(pattern);
   if (options.basenameIfNoSlash && !pattern.includes("/")) {
     return (rel) => regex.test(rel.slice(rel.lastIndexOf("/") + 1));

@@ -11,7 +11,15 @@ const ctx = () => ({ cwd: root, signal: new AbortController().signal });
 beforeEach(async () => {
   top = await realpath(await mkdtemp(path.join(tmpdir(), "glob-")));
   root = path.join(top, "ws");
-  for (const f of ["a.ts", "src/b.ts", "src/c.tsx", "src/deep/d.ts", "node_modules/m/x.ts", ".git/h.ts", "e.md"]) {
+  for (const f of [
+    "a.ts",
+    "src/b.ts",
+    "src/c.tsx",
+    "src/deep/d.ts",
+    "node_modules/m/x.ts",
+    ".git/h.ts",
+    "e.md",
+  ]) {
     await mkdir(path.dirname(path.join(root, f)), { recursive: true });
     await writeFile(path.join(root, f), f);
   }
@@ -58,8 +66,8 @@ describe("glob", () => {
   it("stops when aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await globTool.execute({ pattern: "**" }, { cwd: root, signal: controller.signal })).toHaveProperty(
-      "error",
-    );
+    expect(
+      await globTool.execute({ pattern: "**" }, { cwd: root, signal: controller.signal }),
+    ).toHaveProperty("error");
   });
 });

@@ -45,14 +45,17 @@ describe("grep", () => {
 
   it("filters by glob and path, including a single file", async () => {
     expect(await grepTool.execute({ pattern: "TODO", glob: "*.ts" }, ctx())).toEqual({
-      output: [`Found 2 matches for pattern "TODO" in ${root} (filter: "*.ts"):`, "a.ts:2:// TODO: one", "src/b.ts:2:// TODO: two"].join(
-        "\n",
-      ),
+      output: [
+        `Found 2 matches for pattern "TODO" in ${root} (filter: "*.ts"):`,
+        "a.ts:2:// TODO: one",
+        "src/b.ts:2:// TODO: two",
+      ].join("\n"),
     });
     expect(await grepTool.execute({ pattern: "func\\w+", path: "src/b.ts" }, ctx())).toEqual({
-      output: [`Found 1 match for pattern "func\\w+" in ${path.join(root, "src/b.ts")}:`, "src/b.ts:1:function f() {}"].join(
-        "\n",
-      ),
+      output: [
+        `Found 1 match for pattern "func\\w+" in ${path.join(root, "src/b.ts")}:`,
+        "src/b.ts:1:function f() {}",
+      ].join("\n"),
     });
   });
 
@@ -72,7 +75,9 @@ describe("grep", () => {
     expect(await grepTool.execute({ pattern: "zzz" }, ctx())).toEqual({
       output: `No matches found for pattern "zzz" in ${root}.`,
     });
-    expect(grepTool.validate({ pattern: "(" })).toMatch(/^Invalid regular expression pattern provided: \(\. Error: /);
+    expect(grepTool.validate({ pattern: "(" })).toMatch(
+      /^Invalid regular expression pattern provided: \(\. Error: /,
+    );
     expect(await grepTool.execute({ pattern: "TODO", path: "leak.ts" }, ctx())).toEqual({
       error: `Path "leak.ts" is outside the workspace "${root}".`,
     });

@@ -16,18 +16,30 @@ export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 export const GREP_MAX_LINE_CHARS = 300;
 
 const GrepParams = z.object({
-  pattern: z.string().min(1).describe('A JavaScript regular expression, e.g. "log.*Error" or "function\\s+\\w+".'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('A JavaScript regular expression, e.g. "log.*Error" or "function\\s+\\w+".'),
   path: z
     .string()
     .min(1)
     .optional()
-    .describe("File or directory to search, absolute or relative to the workspace root. Defaults to the root."),
+    .describe(
+      "File or directory to search, absolute or relative to the workspace root. Defaults to the root.",
+    ),
   glob: z
     .string()
     .min(1)
     .optional()
-    .describe('Only search files matching this glob, e.g. "*.ts" (file name at any depth) or "src/**/*.{ts,tsx}".'),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of matching lines (default ${GREP_MAX_MATCHES}).`),
+    .describe(
+      'Only search files matching this glob, e.g. "*.ts" (file name at any depth) or "src/**/*.{ts,tsx}".',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Maximum number of matching lines (default ${GREP_MAX_MATCHES}).`),
 });
 
 function regexProblem(pattern: string): string | undefined {
@@ -90,7 +102,8 @@ export const grepTool: Tool = {
         if ((await stat(entry.abs)).size > GREP_MAX_FILE_BYTES) continue;
         const text = await readTextFile(entry.abs, GREP_MAX_FILE_BYTES);
         if (text === undefined) continue;
-        const shownPath = path.relative(root, isFile ? base.display : path.join(base.display, entry.rel)) || ".";
+        const shownPath =
+          path.relative(root, isFile ? base.display : path.join(base.display, entry.rel)) || ".";
         const fileLines = splitLines(text);
         for (let i = 0; i < fileLines.length; i++) {
           if (!regex.test(fileLines[i] as string)) continue;
@@ -102,10 +115,12 @@ export const grepTool: Tool = {
         }
       }
       const filter = p.glob ? ` (filter: "${p.glob}")` : "";
-      if (lines.length === 0) return { output: `No matches found for pattern "${p.pattern}" in ${base.display}${filter}.` };
+      if (lines.length === 0)
+        return { output: `No matches found for pattern "${p.pattern}" in ${base.display}${filter}.` };
       const header = `Found ${lines.length}${capped ? "+" : ""} match${lines.length === 1 ? "" : "es"} for pattern "${p.pattern}" in ${base.display}${filter}:`;
       const out = [header, ...lines];
-      if (capped) out.push(`[Stopped after ${limit} matches; narrow the pattern, path or glob to see the rest.]`);
+      if (capped)
+        out.push(`[Stopped after ${limit} matches; narrow the pattern, path or glob to see the rest.]`);
       if (walk.truncated) out.push("[The directory tree is very large; the search stopped early.]");
       return { output: out.join("\n") };
     } catch (error) {

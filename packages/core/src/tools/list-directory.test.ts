@@ -24,9 +24,14 @@ afterEach(async () => {
 describe("list_directory", () => {
   it("lists directories first, then files and links", async () => {
     expect(await listDirectoryTool.execute({ path: "." }, ctx())).toEqual({
-      output: [`Directory listing for ${root}:`, "[DIR] adir", "[DIR] empty", "[DIR] zdir", "b.txt", "[LINK] c-link"].join(
-        "\n",
-      ),
+      output: [
+        `Directory listing for ${root}:`,
+        "[DIR] adir",
+        "[DIR] empty",
+        "[DIR] zdir",
+        "b.txt",
+        "[LINK] c-link",
+      ].join("\n"),
     });
   });
   it("says when a directory is empty, or not a directory, or outside", async () => {

@@ -10,7 +10,10 @@ import { resolveWorkspacePath } from "./workspace-path.js";
 export const LIST_DIRECTORY_MAX_ENTRIES = 1000;
 
 const ListDirectoryParams = z.object({
-  path: z.string().min(1).describe("The directory to list, absolute or relative to the workspace root (\".\" for the root)."),
+  path: z
+    .string()
+    .min(1)
+    .describe('The directory to list, absolute or relative to the workspace root ("." for the root).'),
 });
 
 const params = defineToolParams(ListDirectoryParams);
@@ -32,7 +35,8 @@ export const listDirectoryTool: Tool = {
       const p = params.parse(args);
       const where = await resolveWorkspacePath(ctx.cwd, p.path);
       const info = await stat(where.real).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`Directory not found: ${where.display}`);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT")
+          throw new Error(`Directory not found: ${where.display}`);
         throw error;
       });
       if (!info.isDirectory()) return { error: `Path is not a directory: ${where.display}` };
@@ -46,7 +50,8 @@ export const listDirectoryTool: Tool = {
         return e.name;
       });
       const lines = [`Directory listing for ${where.display}:`, ...shown];
-      if (entries.length > shown.length) lines.push(`[Showing the first ${shown.length} of ${entries.length} entries.]`);
+      if (entries.length > shown.length)
+        lines.push(`[Showing the first ${shown.length} of ${entries.length} entries.]`);
       return { output: lines.join("\n") };
     } catch (error) {
       return { error: errorText(error) };

@@ -26,15 +26,19 @@ describe("OutputCap", () => {
 
   it("head + omitted + tail always accounts for every byte (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 64 }), fc.array(fc.uint8Array({ maxLength: 40 })), (max, chunks) => {
-        const cap = new OutputCap(max);
-        let total = 0;
-        for (const c of chunks) {
-          cap.push(Buffer.from(c));
-          total += c.length;
-        }
-        expect(cap.omittedBytes).toBe(Math.max(0, total - Math.floor(max / 2) * 2));
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 64 }),
+        fc.array(fc.uint8Array({ maxLength: 40 })),
+        (max, chunks) => {
+          const cap = new OutputCap(max);
+          let total = 0;
+          for (const c of chunks) {
+            cap.push(Buffer.from(c));
+            total += c.length;
+          }
+          expect(cap.omittedBytes).toBe(Math.max(0, total - Math.floor(max / 2) * 2));
+        },
+      ),
     );
   });
 });

@@ -57,7 +57,8 @@ export function runInProcessGroup(options: GroupRunOptions): Promise<GroupRunRes
     let drainTimer: NodeJS.Timeout | undefined;
 
     const terminate = (why: "timeout" | "abort") => {
-      if (finished || terminatedBy !== undefined || pgid === undefined) return;
+      // Once bash has exited the command is done; a timeout firing while we drain must not kill its `&` jobs.
+      if (finished || exit !== undefined || terminatedBy !== undefined || pgid === undefined) return;
       terminatedBy = why;
       error ??= signalGroup(pgid, "SIGTERM");
       // Not cleared by finish(): the leader may die on SIGTERM while a group member that ignores it lives on.

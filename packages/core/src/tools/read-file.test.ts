@@ -70,7 +70,10 @@ describe("read_file", () => {
     expect(readFileTool.validate({ file_path: "a", offset: -1 })).toMatch(/^Invalid arguments: offset: /);
     expect(readFileTool.validate({ file_path: "a", offset: null, limit: null })).toBeUndefined();
     expect(readFileTool.confirmation).toBe("none");
-    expect(readFileTool.parameters).toMatchObject({ type: "object", properties: { file_path: { type: "string" } } });
+    expect(readFileTool.parameters).toMatchObject({
+      type: "object",
+      properties: { file_path: { type: "string" } },
+    });
     expect(readFileTool.parameters).not.toHaveProperty("$schema");
   });
 });

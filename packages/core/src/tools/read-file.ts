@@ -15,14 +15,20 @@ export const READ_FILE_MAX_LINE_CHARS = 2000;
 export const READ_FILE_MAX_OUTPUT_CHARS = 256 * 1024;
 
 const ReadFileParams = z.object({
-  file_path: z.string().min(1).optional().describe("Path of the file to read, absolute or relative to the workspace root."),
+  file_path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Path of the file to read, absolute or relative to the workspace root."),
   absolute_path: z.string().min(1).optional().describe("Alias of file_path, accepted for older callers."),
   offset: z
     .number()
     .int()
     .min(0)
     .nullish()
-    .describe("Optional: the 0-based line number to start reading from. Use with 'limit' to page through large files."),
+    .describe(
+      "Optional: the 0-based line number to start reading from. Use with 'limit' to page through large files.",
+    ),
   limit: z
     .number()
     .int()
@@ -41,7 +47,11 @@ const params = defineToolParams(ReadFileParams, (p) =>
 const targetOf = (p: ReadFileParams): string => p.file_path ?? p.absolute_path ?? "";
 
 /** Pure: the page of `text` that read_file returns. */
-export function renderFilePage(text: string, offset: number, limit: number): { output: string } | { error: string } {
+export function renderFilePage(
+  text: string,
+  offset: number,
+  limit: number,
+): { output: string } | { error: string } {
   const lines = splitLines(text);
   if (lines.length === 0) return { output: "" };
   if (offset >= lines.length) {
@@ -63,7 +73,9 @@ export function renderFilePage(text: string, offset: number, limit: number): { o
   }
   const content = out.join("\n");
   if (offset === 0 && end === lines.length && !cutLines) return { output: content };
-  return { output: `Showing lines ${offset + 1}-${end} of ${lines.length} total lines.\n\n---\n\n${content}` };
+  return {
+    output: `Showing lines ${offset + 1}-${end} of ${lines.length} total lines.\n\n---\n\n${content}`,
+  };
 }
 
 export const readFileTool: Tool = {
@@ -84,7 +96,8 @@ export const readFileTool: Tool = {
       const p = params.parse(args);
       const where = await resolveWorkspacePath(ctx.cwd, targetOf(p));
       const info = await stat(where.real).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`File not found: ${where.display}`);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT")
+          throw new Error(`File not found: ${where.display}`);
         throw error;
       });
       if (info.isDirectory()) return { error: `Path is a directory, not a file: ${where.display}` };

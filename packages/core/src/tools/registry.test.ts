@@ -14,7 +14,10 @@ const fakeQuestionTool: Tool = {
 
 describe("createBuiltinTools", () => {
   it("offers ask_user_question only when the host can collect answers", () => {
-    const headless = createBuiltinTools({ includeAskUserQuestion: false, askUserQuestionTool: fakeQuestionTool });
+    const headless = createBuiltinTools({
+      includeAskUserQuestion: false,
+      askUserQuestionTool: fakeQuestionTool,
+    });
     expect(headless.map((t) => t.name)).toEqual([
       "read_file",
       "write_file",
@@ -24,13 +27,18 @@ describe("createBuiltinTools", () => {
       "grep",
       "run_shell_command",
     ]);
-    const interactive = createBuiltinTools({ includeAskUserQuestion: true, askUserQuestionTool: fakeQuestionTool });
+    const interactive = createBuiltinTools({
+      includeAskUserQuestion: true,
+      askUserQuestionTool: fakeQuestionTool,
+    });
     expect(interactive[0]).toBe(fakeQuestionTool);
     expect(() => createBuiltinTools({ includeAskUserQuestion: true })).toThrow(/no askUserQuestionTool/);
   });
 
   it("declares each tool's confirmation kind", () => {
-    const kinds = Object.fromEntries(createBuiltinTools({ includeAskUserQuestion: false }).map((t) => [t.name, t.confirmation]));
+    const kinds = Object.fromEntries(
+      createBuiltinTools({ includeAskUserQuestion: false }).map((t) => [t.name, t.confirmation]),
+    );
     expect(kinds).toEqual({
       read_file: "none",
       write_file: "edit",
@@ -49,10 +57,16 @@ describe("ToolRegistry", () => {
     expect(registry.get("edit")?.name).toBe("edit");
     expect(registry.get("nope")).toBeUndefined();
     expect(() => registry.register(fakeQuestionTool)).not.toThrow();
-    expect(() => registry.register(fakeQuestionTool)).toThrow('A tool named "ask_user_question" is already registered.');
+    expect(() => registry.register(fakeQuestionTool)).toThrow(
+      'A tool named "ask_user_question" is already registered.',
+    );
     const declarations = registry.declarations();
     expect(declarations).toHaveLength(8);
-    expect(declarations.at(-1)).toEqual({ name: "ask_user_question", description: "asks", parameters: { type: "object" } });
+    expect(declarations.at(-1)).toEqual({
+      name: "ask_user_question",
+      description: "asks",
+      parameters: { type: "object" },
+    });
     for (const d of declarations) expect(d.parameters).toMatchObject({ type: "object" });
   });
 });

@@ -84,7 +84,10 @@ describe("run_shell_command", () => {
   });
 
   it("escalates to SIGKILL when the group ignores SIGTERM", async () => {
-    const result = await shell.execute({ command: "trap '' TERM; sleep 30 & echo $!; wait", timeout: 300 }, ctx());
+    const result = await shell.execute(
+      { command: "trap '' TERM; sleep 30 & echo $!; wait", timeout: 300 },
+      ctx(),
+    );
     expect(result.error).toMatch(/^Command timed out after 300ms/);
     const grandchild = Number(result.error?.split("\n")[1]);
     pidsToClean.push(grandchild);
@@ -94,13 +97,17 @@ describe("run_shell_command", () => {
   it("kills the group on abort", async () => {
     const controller = new AbortController();
     const pidFile = path.join(root, "pid");
-    const running = shell.execute({ command: `sleep 30 & echo $! > ${pidFile}; wait` }, ctx(controller.signal));
+    const running = shell.execute(
+      { command: `sleep 30 & echo $! > ${pidFile}; wait` },
+      ctx(controller.signal),
+    );
     await eventually(async () => (await readFile(pidFile, "utf8").catch(() => "")).trim() !== "", "pid file");
     const grandchild = Number((await readFile(pidFile, "utf8")).trim());
     pidsToClean.push(grandchild);
     controller.abort();
     expect(await running).toEqual({
-      error: "Command was cancelled by user before it could complete. There was no output before it was cancelled.",
+      error:
+        "Command was cancelled by user before it could complete. There was no output before it was cancelled.",
     });
     await eventually(() => !isAlive(grandchild), `grandchild ${grandchild} dead after abort`);
   });
@@ -115,9 +122,14 @@ describe("run_shell_command", () => {
 
   it("caps output, keeping its beginning and end", async () => {
     const small = createShellTool({ outputCapBytes: 1000, drainMs: 100 });
-    const result = await small.execute({ command: "printf 'S'; head -c 200000 /dev/zero | tr '\\0' a; printf 'E'" }, ctx());
+    const result = await small.execute(
+      { command: "printf 'S'; head -c 200000 /dev/zero | tr '\\0' a; printf 'E'" },
+      ctx(),
+    );
     const output = result.output ?? "";
-    expect(output).toContain(`Output: S${"a".repeat(499)}\n[... 199002 bytes of output omitted ...]\n${"a".repeat(499)}E\n`);
+    expect(output).toContain(
+      `Output: S${"a".repeat(499)}\n[... 199002 bytes of output omitted ...]\n${"a".repeat(499)}E\n`,
+    );
   });
 
   it("returns once bash exits even if a background job holds the pipes", async () => {
@@ -128,9 +140,13 @@ describe("run_shell_command", () => {
   });
 
   it("validates the timeout range and declares exec confirmation", () => {
-    expect(shell.validate({ command: "ls", timeout: SHELL_MAX_TIMEOUT_MS + 1 })).toMatch(/^Invalid arguments: timeout: /);
+    expect(shell.validate({ command: "ls", timeout: SHELL_MAX_TIMEOUT_MS + 1 })).toMatch(
+      /^Invalid arguments: timeout: /,
+    );
     expect(shell.validate({ command: "" })).toMatch(/^Invalid arguments: command: /);
-    expect(shell.validate({ command: "ls", timeout: 1000, directory: "sub", description: "list" })).toBeUndefined();
+    expect(
+      shell.validate({ command: "ls", timeout: 1000, directory: "sub", description: "list" }),
+    ).toBeUndefined();
     expect(shell.confirmation).toBe("exec");
   });
 });

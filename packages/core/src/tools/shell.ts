@@ -33,12 +33,16 @@ const ShellParams = z.object({
     .min(1)
     .max(SHELL_MAX_TIMEOUT_MS)
     .optional()
-    .describe(`Optional timeout in milliseconds (default ${SHELL_DEFAULT_TIMEOUT_MS}, max ${SHELL_MAX_TIMEOUT_MS}).`),
+    .describe(
+      `Optional timeout in milliseconds (default ${SHELL_DEFAULT_TIMEOUT_MS}, max ${SHELL_MAX_TIMEOUT_MS}).`,
+    ),
   directory: z
     .string()
     .min(1)
     .optional()
-    .describe("Directory to run in, absolute or relative to the workspace root; defaults to the root. Must exist."),
+    .describe(
+      "Directory to run in, absolute or relative to the workspace root; defaults to the root. Must exist.",
+    ),
 });
 
 const params = defineToolParams(ShellParams);
@@ -72,7 +76,8 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         const p = params.parse(args);
         if (ctx.signal.aborted) return { error: "Command was cancelled by user before it could start." };
         const dir = await resolveWorkspacePath(ctx.cwd, p.directory ?? ".");
-        if (!(await stat(dir.real)).isDirectory()) return { error: `Path is not a directory: ${dir.display}` };
+        if (!(await stat(dir.real)).isDirectory())
+          return { error: `Path is not a directory: ${dir.display}` };
         const timeoutMs = Math.min(p.timeout ?? defaultTimeoutMs, SHELL_MAX_TIMEOUT_MS);
         const output = new OutputCap(outputCapBytes);
         const run = await runInProcessGroup({
@@ -88,10 +93,22 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
         // One trailing newline is the command's line ending, not content; dropping it keeps the report tidy.
         const text = output.text().replace(/\n$/, "");
         if (run.terminatedBy === "timeout") {
-          return { error: withOutput(`Command timed out after ${timeoutMs}ms before it could complete.`, text, "timed out") };
+          return {
+            error: withOutput(
+              `Command timed out after ${timeoutMs}ms before it could complete.`,
+              text,
+              "timed out",
+            ),
+          };
         }
         if (run.terminatedBy === "abort") {
-          return { error: withOutput("Command was cancelled by user before it could complete.", text, "was cancelled") };
+          return {
+            error: withOutput(
+              "Command was cancelled by user before it could complete.",
+              text,
+              "was cancelled",
+            ),
+          };
         }
         if (run.pgid === undefined) return { error: `Failed to start the command: ${errorText(run.error)}` };
         return {

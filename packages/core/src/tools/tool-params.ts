@@ -23,7 +23,10 @@ export function defineToolParams<S extends z.ZodType<Record<string, unknown>>>(
   schema: S,
   check?: (value: z.output<S>) => string | undefined,
 ): ToolParams<z.output<S>> {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+  });
   const run = (args: Record<string, unknown>): { value: z.output<S> } | { error: string } => {
     const result = schema.safeParse(args);
     if (!result.success) return { error: formatIssues(result.error) };

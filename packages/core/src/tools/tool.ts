@@ -6,7 +6,16 @@ export type ConfirmationKind = "none" | "edit" | "exec" | "user_question";
 export type ApprovalMode = "default" | "auto-edit" | "yolo" | "plan";
 
 /** ACP tool kinds, used for UI hints. */
-export type ToolUiKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+export type ToolUiKind =
+  | "read"
+  | "edit"
+  | "delete"
+  | "move"
+  | "search"
+  | "execute"
+  | "think"
+  | "fetch"
+  | "other";
 
 export interface ToolContext {
   /** Absolute workspace root; every path a tool touches is confined to it. */

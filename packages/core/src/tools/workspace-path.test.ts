@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isWithin, outsideWorkspaceMessage, resolveWorkspacePath, WorkspacePathError } from "./workspace-path.js";
+import {
+  isWithin,
+  outsideWorkspaceMessage,
+  resolveWorkspacePath,
+  WorkspacePathError,
+} from "./workspace-path.js";
 
 let top: string; // holds the workspace and an "outside" sibling
 let root: string;

@@ -31,7 +31,9 @@ export function isWithin(parent: string, child: string): boolean {
 const MAX_SYMLINK_HOPS = 40;
 
 function errnoCode(error: unknown): string | undefined {
-  return error instanceof Error && "code" in error ? String((error as NodeJS.ErrnoException).code) : undefined;
+  return error instanceof Error && "code" in error
+    ? String((error as NodeJS.ErrnoException).code)
+    : undefined;
 }
 
 /**
@@ -51,7 +53,8 @@ async function realpathOfNearest(p: string, hops = 0): Promise<string> {
     throw error;
   });
   if (stat?.isSymbolicLink()) {
-    if (hops >= MAX_SYMLINK_HOPS) throw new WorkspacePathError(`Too many symbolic links while resolving "${p}".`);
+    if (hops >= MAX_SYMLINK_HOPS)
+      throw new WorkspacePathError(`Too many symbolic links while resolving "${p}".`);
     const target = path.resolve(path.dirname(p), await readlink(p));
     return realpathOfNearest(target, hops + 1);
   }

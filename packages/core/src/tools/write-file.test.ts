@@ -55,7 +55,9 @@ describe("write_file", () => {
     });
     await expect(readFile(path.join(top, "outside/x.txt"))).rejects.toThrow(/ENOENT/);
     // describe() does not read through the link either
-    expect(writeFileTool.describe({ file_path: "out/x.txt", content: "x" }, { cwd: root }).diff?.oldText).toBeNull();
+    expect(
+      writeFileTool.describe({ file_path: "out/x.txt", content: "x" }, { cwd: root }).diff?.oldText,
+    ).toBeNull();
   });
 
   it("refuses to replace a directory and validates args", async () => {

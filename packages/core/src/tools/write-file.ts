@@ -9,7 +9,10 @@ import { defineToolParams, errorText } from "./tool-params.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
 const WriteFileParams = z.object({
-  file_path: z.string().min(1).describe("Path of the file to write, absolute or relative to the workspace root."),
+  file_path: z
+    .string()
+    .min(1)
+    .describe("Path of the file to write, absolute or relative to the workspace root."),
   content: z.string().describe("The content to write to the file."),
 });
 

@@ -14,7 +14,8 @@ function drain(sub: Subscription): DaemonFrame[] {
   return out;
 }
 
-const summary = (frames: DaemonFrame[]) => frames.map((f) => (f.id === undefined ? f.type : `${f.type}#${f.id}`));
+const summary = (frames: DaemonFrame[]) =>
+  frames.map((f) => (f.id === undefined ? f.type : `${f.type}#${f.id}`));
 
 function publishN(bus: SessionEventBus, n: number): void {
   for (let i = 0; i < n; i += 1) bus.publish("session_update", { i });
@@ -23,7 +24,11 @@ function publishN(bus: SessionEventBus, n: number): void {
 describe("SessionEventBus.publish", () => {
   it("stamps ids 1.., v, envelope extras and serverTimestamp", () => {
     const bus = makeBus();
-    const first = bus.publish("turn_complete", { stopReason: "end_turn" }, { promptId: "p1", originatorClientId: "c1" });
+    const first = bus.publish(
+      "turn_complete",
+      { stopReason: "end_turn" },
+      { promptId: "p1", originatorClientId: "c1" },
+    );
     const second = bus.publish("session_update", { x: 1 });
     expect(first).toEqual({
       id: 1,
@@ -156,7 +161,12 @@ describe("replay with Last-Event-ID", () => {
     publishN(bus, 2);
     const ahead = drain(bus.subscribe({ lastEventId: 99 }));
     expect(ahead[0]?.data).toEqual({ reason: "epoch_reset", lastDeliveredId: 99, earliestAvailableId: 1 });
-    expect(summary(ahead)).toEqual(["state_resync_required", "session_update#1", "session_update#2", "replay_complete"]);
+    expect(summary(ahead)).toEqual([
+      "state_resync_required",
+      "session_update#1",
+      "session_update#2",
+      "replay_complete",
+    ]);
     const otherEpoch = drain(bus.subscribe({ lastEventId: 1, epoch: "epoch-0" }));
     expect(otherEpoch[0]?.data).toMatchObject({ reason: "epoch_reset" });
     expect(summary(drain(bus.subscribe({ lastEventId: 1, epoch: "epoch-1" })))).toEqual([
@@ -219,7 +229,12 @@ describe("slow subscribers", () => {
     expect(bus.subscriberCount).toBe(1);
     const frames = drain(slow);
     expect(summary(frames).slice(-2)).toEqual(["session_update#16", "client_evicted"]);
-    expect(frames.at(-1)?.data).toEqual({ reason: "queue_overflow", droppedAfter: 17, queueSize: 16, maxQueued: 16 });
+    expect(frames.at(-1)?.data).toEqual({
+      reason: "queue_overflow",
+      droppedAfter: 17,
+      queueSize: 16,
+      maxQueued: 16,
+    });
     expect(await slow.next()).toEqual({ done: true, value: undefined });
   });
 

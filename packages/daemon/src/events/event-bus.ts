@@ -79,7 +79,8 @@ export class SessionEventBus {
     this.epoch = options.epoch ?? randomUUID();
     this.maxSubscribers = options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
     this.#clock = options.clock ?? systemClock;
-    this.#reportError = options.reportError ?? ((error, context) => console.error(`event bus: ${context}`, error));
+    this.#reportError =
+      options.reportError ?? ((error, context) => console.error(`event bus: ${context}`, error));
     this.#ring = new RingBuffer(this.ringSize);
   }
 
@@ -169,7 +170,9 @@ export class SessionEventBus {
   subscribe(options: SubscribeOptions = {}): Subscription {
     const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
     if (!isValidMaxQueued(maxQueued)) {
-      throw new RangeError(`maxQueued must be an integer in ${MIN_MAX_QUEUED}..${MAX_MAX_QUEUED}, got ${maxQueued}`);
+      throw new RangeError(
+        `maxQueued must be an integer in ${MIN_MAX_QUEUED}..${MAX_MAX_QUEUED}, got ${maxQueued}`,
+      );
     }
     const cursor = options.lastEventId;
     if (cursor !== undefined && (!Number.isInteger(cursor) || cursor < 0)) {
@@ -211,10 +214,17 @@ export class SessionEventBus {
     if ((epoch !== undefined && epoch !== this.epoch) || cursor > this.lastEventId) {
       // The cursor belongs to another id sequence (an earlier daemon or bus): nothing in it
       // lines up with ours, so the client must reload; what we hold is still sent.
-      sub.force(this.#control(DaemonEventType.stateResyncRequired, this.#resyncData("epoch_reset", cursor, earliest)));
+      sub.force(
+        this.#control(DaemonEventType.stateResyncRequired, this.#resyncData("epoch_reset", cursor, earliest)),
+      );
       replayAfter = earliest - 1;
     } else if (cursor + 1 < earliest) {
-      sub.force(this.#control(DaemonEventType.stateResyncRequired, this.#resyncData("ring_evicted", cursor, earliest)));
+      sub.force(
+        this.#control(
+          DaemonEventType.stateResyncRequired,
+          this.#resyncData("ring_evicted", cursor, earliest),
+        ),
+      );
       replayAfter = earliest - 1;
     }
     let replayedCount = 0;
@@ -228,7 +238,9 @@ export class SessionEventBus {
       this.#control(DaemonEventType.replayComplete, {
         replayedCount,
         // Both names, like the reference daemon: `lastEventId` is the older alias.
-        ...(lastReplayed !== undefined ? { lastReplayedEventId: lastReplayed, lastEventId: lastReplayed } : {}),
+        ...(lastReplayed !== undefined
+          ? { lastReplayedEventId: lastReplayed, lastEventId: lastReplayed }
+          : {}),
       }),
     );
   }

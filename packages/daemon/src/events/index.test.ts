@@ -52,6 +52,8 @@ describe("events public API", () => {
     expect(events.isDaemonEventType("client_evicted")).toBe(true);
     expect(events.isDaemonEventType("nonsense")).toBe(false);
     expect(events.isValidMaxQueued(16) && events.isValidMaxQueued(2048)).toBe(true);
-    expect(events.isValidMaxQueued(15) || events.isValidMaxQueued(2049) || events.isValidMaxQueued(100.5)).toBe(false);
+    expect(
+      events.isValidMaxQueued(15) || events.isValidMaxQueued(2049) || events.isValidMaxQueued(100.5),
+    ).toBe(false);
   });
 });

@@ -38,9 +38,7 @@ export class ManualClock implements Clock {
   advance(ms: number): void {
     const target = this.#now + ms;
     for (;;) {
-      const due = this.#timers
-        .filter((t) => t.at <= target)
-        .sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      const due = this.#timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
       if (due === undefined) break;
       this.#timers = this.#timers.filter((t) => t !== due);
       this.#now = due.at;

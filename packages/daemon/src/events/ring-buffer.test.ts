@@ -8,7 +8,13 @@ describe("RingBuffer", () => {
     expect([1, 2, 3].map((n) => ring.push(n))).toEqual([undefined, undefined, undefined]);
     expect(ring.push(4)).toBe(1);
     expect(ring.toArray()).toEqual([2, 3, 4]);
-    expect([ring.first(), ring.last(), ring.at(1), ring.at(3), ring.at(-1)]).toEqual([2, 4, 3, undefined, undefined]);
+    expect([ring.first(), ring.last(), ring.at(1), ring.at(3), ring.at(-1)]).toEqual([
+      2,
+      4,
+      3,
+      undefined,
+      undefined,
+    ]);
     ring.clear();
     expect(ring.size).toBe(0);
     expect(ring.first()).toBeUndefined();
@@ -24,11 +30,15 @@ describe("RingBuffer", () => {
 
   it("property: always equals the last `capacity` pushes", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 20 }), fc.array(fc.integer(), { maxLength: 100 }), (capacity, items) => {
-        const ring = new RingBuffer<number>(capacity);
-        for (const item of items) ring.push(item);
-        expect(ring.toArray()).toEqual(capacity === 0 ? [] : items.slice(-capacity));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 20 }),
+        fc.array(fc.integer(), { maxLength: 100 }),
+        (capacity, items) => {
+          const ring = new RingBuffer<number>(capacity);
+          for (const item of items) ring.push(item);
+          expect(ring.toArray()).toEqual(capacity === 0 ? [] : items.slice(-capacity));
+        },
+      ),
     );
   });
 });

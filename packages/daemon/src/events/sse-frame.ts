@@ -21,7 +21,8 @@ const formatted = new WeakMap<DaemonFrame, string>();
 export function formatSseEvent(frame: DaemonFrame): string {
   const cached = formatted.get(frame);
   if (cached !== undefined) return cached;
-  if (/[\r\n]/.test(frame.type)) throw new TypeError(`event type must be one line: ${JSON.stringify(frame.type)}`);
+  if (/[\r\n]/.test(frame.type))
+    throw new TypeError(`event type must be one line: ${JSON.stringify(frame.type)}`);
   const idLine = frame.id === undefined ? "" : `id: ${frame.id}\n`;
   const text = `${idLine}event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`;
   formatted.set(frame, text);

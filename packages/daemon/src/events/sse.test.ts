@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { DaemonEvent } from "./daemon-event.js";
 import { SessionEventBus, SubscriberLimitExceededError } from "./event-bus.js";
 import { ManualClock } from "./manual-clock.js";
-import { formatSseEvent, type SseStreamCloseReason, SSE_RETRY_PREAMBLE, streamEvents } from "./sse.js";
+import { formatSseEvent, SSE_RETRY_PREAMBLE, type SseStreamCloseReason, streamEvents } from "./sse.js";
 
 const decoder = new TextDecoder();
 
@@ -14,7 +14,8 @@ async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promi
 
 async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
   let text = "";
-  for (let chunk = await readChunk(reader); chunk !== undefined; chunk = await readChunk(reader)) text += chunk;
+  for (let chunk = await readChunk(reader); chunk !== undefined; chunk = await readChunk(reader))
+    text += chunk;
   return text;
 }
 
@@ -45,16 +46,29 @@ describe("formatSseEvent", () => {
 
   it("writes no id line for replay_complete and keeps multi-line text on one data line", () => {
     expect(
-      formatSseEvent({ v: 1, type: "replay_complete", data: { replayedCount: 0 }, _meta: { serverTimestamp: 1 } }),
-    ).toBe('event: replay_complete\ndata: {"v":1,"type":"replay_complete","data":{"replayedCount":0},"_meta":{"serverTimestamp":1}}\n\n');
-    const text = formatSseEvent({ id: 1, v: 1, type: "x", data: { text: "a\nb\r\nc" }, _meta: { serverTimestamp: 1 } });
+      formatSseEvent({
+        v: 1,
+        type: "replay_complete",
+        data: { replayedCount: 0 },
+        _meta: { serverTimestamp: 1 },
+      }),
+    ).toBe(
+      'event: replay_complete\ndata: {"v":1,"type":"replay_complete","data":{"replayedCount":0},"_meta":{"serverTimestamp":1}}\n\n',
+    );
+    const text = formatSseEvent({
+      id: 1,
+      v: 1,
+      type: "x",
+      data: { text: "a\nb\r\nc" },
+      _meta: { serverTimestamp: 1 },
+    });
     expect(text.split("\n")).toHaveLength(5); // id, event, data, "", ""
   });
 
   it("refuses an event type that would break framing", () => {
-    expect(() => formatSseEvent({ id: 1, v: 1, type: "a\nb", data: {}, _meta: { serverTimestamp: 1 } })).toThrow(
-      TypeError,
-    );
+    expect(() =>
+      formatSseEvent({ id: 1, v: 1, type: "a\nb", data: {}, _meta: { serverTimestamp: 1 } }),
+    ).toThrow(TypeError);
   });
 });
 
@@ -178,7 +192,12 @@ describe("streamEvents", () => {
   it("serves through Hono's c.body and cleans up when the request is aborted", async () => {
     const { bus, closes } = setup();
     const app = new Hono().get("/events", (c) => {
-      const stream = streamEvents({ bus, signal: c.req.raw.signal, heartbeatMs: 0, onClose: (r) => closes.push(r) });
+      const stream = streamEvents({
+        bus,
+        signal: c.req.raw.signal,
+        heartbeatMs: 0,
+        onClose: (r) => closes.push(r),
+      });
       return c.body(stream, 200, { "Content-Type": "text/event-stream", "X-Qwen-Event-Epoch": bus.epoch });
     });
     const abort = new AbortController();

@@ -2,10 +2,20 @@ import type { Clock, TimerHandle } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { DaemonEventLike } from "./daemon-event.js";
 import type { SessionEventBus } from "./event-bus.js";
-import { DEFAULT_HEARTBEAT_MS, formatSseEvent, SSE_HEARTBEAT_FRAME, SSE_RETRY_PREAMBLE } from "./sse-frame.js";
+import {
+  DEFAULT_HEARTBEAT_MS,
+  formatSseEvent,
+  SSE_HEARTBEAT_FRAME,
+  SSE_RETRY_PREAMBLE,
+} from "./sse-frame.js";
 import type { SubscriptionCloseReason } from "./subscription.js";
 
-export { DEFAULT_HEARTBEAT_MS, formatSseEvent, SSE_HEARTBEAT_FRAME, SSE_RETRY_PREAMBLE } from "./sse-frame.js";
+export {
+  DEFAULT_HEARTBEAT_MS,
+  formatSseEvent,
+  SSE_HEARTBEAT_FRAME,
+  SSE_RETRY_PREAMBLE,
+} from "./sse-frame.js";
 
 /** Why an SSE stream ended: the client went away (abort/cancel) or its subscription ended. */
 export type SseStreamCloseReason = "aborted" | "cancelled" | SubscriptionCloseReason;

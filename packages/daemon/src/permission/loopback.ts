@@ -22,4 +22,3 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   }
   return canonical === "::1" || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(canonical);
 }
-

@@ -72,7 +72,14 @@ describe("consensus policy", () => {
     expect(vote("c3", "allow").kind).toBe("recorded");
     expect(await peek(decision)).toBe("pending");
     expect(ofType("permission_partial_vote").map((e) => e.data)).toEqual([
-      { requestId: "r1", sessionId: "s1", votesReceived: 1, votesNeeded: 2, quorum: 3, optionTallies: { allow: 1 } },
+      {
+        requestId: "r1",
+        sessionId: "s1",
+        votesReceived: 1,
+        votesNeeded: 2,
+        quorum: 3,
+        optionTallies: { allow: 1 },
+      },
       {
         requestId: "r1",
         sessionId: "s1",
@@ -91,7 +98,10 @@ describe("consensus policy", () => {
       },
     ]);
     expect(vote("c4", "allow")).toEqual({ status: 200, kind: "resolved", body: {} });
-    expect(await decision).toEqual({ outcome: { outcome: "selected", optionId: "allow" }, voterClientId: "c4" });
+    expect(await decision).toEqual({
+      outcome: { outcome: "selected", optionId: "allow" },
+      voterClientId: "c4",
+    });
     expect(ofType("permission_resolved")).toHaveLength(1);
     expect(vote("c5", "deny").kind).toBe("already_resolved");
   });
@@ -162,7 +172,11 @@ describe("consensus policy", () => {
     });
     expect(vote(undefined).status).toBe(403);
     expect(harness.ofType("permission_forbidden").map((e) => e.data.clientId)).toEqual(["c4", undefined]);
-    expect(harness.mediator.audit().find((e) => e.kind === "requested")?.electorate).toEqual(["c1", "c2", "c3"]);
+    expect(harness.mediator.audit().find((e) => e.kind === "requested")?.electorate).toEqual([
+      "c1",
+      "c2",
+      "c3",
+    ]);
     vote("c1");
     expect(vote("c2").kind).toBe("resolved");
     expect(await decision).toMatchObject({ outcome: { optionId: "allow" } });

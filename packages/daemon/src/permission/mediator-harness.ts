@@ -4,7 +4,12 @@ import { ManualClock } from "../events/manual-clock.js";
 import { PermissionMediator, type PermissionMediatorOptions, type PermissionRequest } from "./mediator.js";
 import type { PermissionOption } from "./vote.js";
 
-export type Emitted = { sessionId: string; type: string; data: Record<string, unknown>; extra?: DaemonEventExtra };
+export type Emitted = {
+  sessionId: string;
+  type: string;
+  data: Record<string, unknown>;
+  extra?: DaemonEventExtra;
+};
 
 export const QUESTION_OPTIONS: PermissionOption[] = [
   { optionId: "proceed_once", name: "Submit", kind: "allow_once" },
@@ -23,7 +28,8 @@ export function makeMediator(options: Omit<PermissionMediatorOptions, "emit" | "
   const mediator = new PermissionMediator({
     ...options,
     clock,
-    emit: (sessionId, type, data, extra) => events.push({ sessionId, type, data, ...(extra ? { extra } : {}) }),
+    emit: (sessionId, type, data, extra) =>
+      events.push({ sessionId, type, data, ...(extra ? { extra } : {}) }),
   });
   const ofType = (type: string) => events.filter((e) => e.type === type);
   return { mediator, clock, events, ofType };

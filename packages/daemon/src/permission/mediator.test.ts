@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SessionEventBus } from "../events/event-bus.js";
 import { ManualClock } from "../events/manual-clock.js";
-import { makeMediator, peek, QUESTION_OPTIONS, req } from "./mediator-harness.js";
 import { DuplicatePermissionRequestError, PermissionMediator } from "./mediator.js";
+import { makeMediator, peek, QUESTION_OPTIONS, req } from "./mediator-harness.js";
 
 const select = (optionId: string) => ({ outcome: "selected" as const, optionId });
 const cancelled = { outcome: "cancelled" as const };
@@ -194,7 +194,9 @@ describe("votes that do not apply", () => {
       expect.objectContaining({ sessionId: "s1", type: "permission_already_resolved" }),
     ]);
     // A resolved request of another session is not announced there.
-    expect(mediator.vote({ sessionId: "s2", requestId: "r1", outcome: select("allow") }).kind).toBe("not_found");
+    expect(mediator.vote({ sessionId: "s2", requestId: "r1", outcome: select("allow") }).kind).toBe(
+      "not_found",
+    );
     expect(ofType("permission_already_resolved")).toHaveLength(2);
   });
 
@@ -204,7 +206,8 @@ describe("votes that do not apply", () => {
       void mediator.request(req({ requestId: id }));
       mediator.vote({ sessionId: "s1", requestId: id, outcome: select("allow") });
     }
-    const kindOf = (id: string) => mediator.vote({ sessionId: "s1", requestId: id, outcome: select("allow") }).kind;
+    const kindOf = (id: string) =>
+      mediator.vote({ sessionId: "s1", requestId: id, outcome: select("allow") }).kind;
     expect(kindOf("a")).toBe("not_found");
     expect(["b", "c", "d"].map(kindOf)).toEqual(["already_resolved", "already_resolved", "already_resolved"]);
   });
@@ -232,12 +235,18 @@ describe("cancel votes", () => {
   it("resolve cancelled with reason user and the voter", async () => {
     const { mediator, ofType } = makeMediator();
     const decision = mediator.request(req());
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: cancelled })).toEqual({
+    expect(
+      mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: cancelled }),
+    ).toEqual({
       status: 200,
       kind: "resolved",
       body: {},
     });
-    expect(await decision).toEqual({ outcome: { outcome: "cancelled" }, reason: "user", voterClientId: "client_a" });
+    expect(await decision).toEqual({
+      outcome: { outcome: "cancelled" },
+      reason: "user",
+      voterClientId: "client_a",
+    });
     expect(ofType("permission_resolved")[0]?.data).toEqual({
       requestId: "r1",
       sessionId: "s1",
@@ -254,7 +263,9 @@ describe("cancel votes", () => {
   ] as const)("bypass the %s policy", async (policy, voter) => {
     const { mediator } = makeMediator({ policy });
     const decision = mediator.request(req({ attachedClientIds: ["client_a", "client_b", "client_c"] }));
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", ...voter, outcome: cancelled }).status).toBe(200);
+    expect(mediator.vote({ sessionId: "s1", requestId: "r1", ...voter, outcome: cancelled }).status).toBe(
+      200,
+    );
     expect(await decision).toMatchObject({ outcome: { outcome: "cancelled" }, reason: "user" });
   });
 });
@@ -263,7 +274,12 @@ describe("designated", () => {
   it("only the prompt's originator may vote; others get 403 designated_mismatch", async () => {
     const { mediator, ofType } = makeMediator({ policy: "designated" });
     const decision = mediator.request(req({ originatorClientId: "client_a", promptId: "p9" }));
-    const refused = mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_b", outcome: select("allow") });
+    const refused = mediator.vote({
+      sessionId: "s1",
+      requestId: "r1",
+      clientId: "client_b",
+      outcome: select("allow"),
+    });
     expect(refused).toEqual({
       status: 403,
       kind: "forbidden",
@@ -286,49 +302,60 @@ describe("designated", () => {
     // A vote with no client id is not the originator either.
     expect(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") }).status).toBe(403);
     expect(await peek(decision)).toBe("pending");
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: select("deny") }).status).toBe(
-      200,
-    );
+    expect(
+      mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: select("deny") })
+        .status,
+    ).toBe(200);
     expect(await decision).toMatchObject({ outcome: { outcome: "selected", optionId: "deny" } });
   });
 
   it("a request with no originator falls back to first-responder", async () => {
     const { mediator } = makeMediator({ policy: "designated" });
     const decision = mediator.request(req({ originatorClientId: undefined }));
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_z", outcome: select("allow") }).status).toBe(
-      200,
-    );
+    expect(
+      mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_z", outcome: select("allow") })
+        .status,
+    ).toBe(200);
     expect(await decision).toMatchObject({ voterClientId: "client_z" });
   });
 });
 
 describe("local-only", () => {
-  it.each(["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"])("accepts a vote from %s", async (remoteAddress) => {
-    const { mediator } = makeMediator({ policy: "local-only" });
-    const decision = mediator.request(req());
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", remoteAddress, outcome: select("allow") }).status).toBe(200);
-    expect(await decision).toMatchObject({ outcome: { outcome: "selected" } });
-  });
+  it.each(["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"])(
+    "accepts a vote from %s",
+    async (remoteAddress) => {
+      const { mediator } = makeMediator({ policy: "local-only" });
+      const decision = mediator.request(req());
+      expect(
+        mediator.vote({ sessionId: "s1", requestId: "r1", remoteAddress, outcome: select("allow") }).status,
+      ).toBe(200);
+      expect(await decision).toMatchObject({ outcome: { outcome: "selected" } });
+    },
+  );
 
-  it.each([
-    "10.0.0.2",
-    "::ffff:10.0.0.2",
-    "192.168.1.1",
-    undefined,
-  ])("refuses a vote from %s with 403 remote_not_allowed", (remoteAddress) => {
-    const { mediator, ofType } = makeMediator({ policy: "local-only" });
-    void mediator.request(req());
-    const result = mediator.vote({
-      sessionId: "s1",
-      requestId: "r1",
-      clientId: "client_a",
-      ...(remoteAddress !== undefined ? { remoteAddress } : {}),
-      outcome: select("allow"),
-    });
-    expect(result).toMatchObject({ status: 403, body: { code: "permission_forbidden", reason: "remote_not_allowed" } });
-    expect(ofType("permission_forbidden")[0]?.data).toMatchObject({ reason: "remote_not_allowed", clientId: "client_a" });
-    expect(mediator.hasPending("s1")).toBe(true);
-  });
+  it.each(["10.0.0.2", "::ffff:10.0.0.2", "192.168.1.1", undefined])(
+    "refuses a vote from %s with 403 remote_not_allowed",
+    (remoteAddress) => {
+      const { mediator, ofType } = makeMediator({ policy: "local-only" });
+      void mediator.request(req());
+      const result = mediator.vote({
+        sessionId: "s1",
+        requestId: "r1",
+        clientId: "client_a",
+        ...(remoteAddress !== undefined ? { remoteAddress } : {}),
+        outcome: select("allow"),
+      });
+      expect(result).toMatchObject({
+        status: 403,
+        body: { code: "permission_forbidden", reason: "remote_not_allowed" },
+      });
+      expect(ofType("permission_forbidden")[0]?.data).toMatchObject({
+        reason: "remote_not_allowed",
+        clientId: "client_a",
+      });
+      expect(mediator.hasPending("s1")).toBe(true);
+    },
+  );
 });
 
 describe("policy captured per request", () => {
@@ -363,7 +390,9 @@ describe("timeouts", () => {
       reason: "timeout",
     });
     expect(mediator.audit().map((e) => e.kind)).toEqual(["requested", "timeout", "resolved"]);
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") }).kind).toBe("already_resolved");
+    expect(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") }).kind).toBe(
+      "already_resolved",
+    );
   });
 
   it("0 waits forever and a vote clears the timer", async () => {
@@ -383,7 +412,6 @@ describe("timeouts", () => {
   });
 
   it("works with vitest fake timers through the default clock", async () => {
-    const { vi } = await import("vitest");
     vi.useFakeTimers();
     try {
       const mediator = new PermissionMediator({ timeoutMs: 30_000, emit: () => {} });
@@ -500,7 +528,13 @@ describe("audit ring", () => {
   it("records requested / voted / forbidden / resolved, bounded", () => {
     const { mediator } = makeMediator({ policy: "designated", auditCapacity: 4 });
     void mediator.request(req());
-    mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_b", remoteAddress: "::1", outcome: select("allow") });
+    mediator.vote({
+      sessionId: "s1",
+      requestId: "r1",
+      clientId: "client_b",
+      remoteAddress: "::1",
+      outcome: select("allow"),
+    });
     mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: select("allow") });
     expect(mediator.audit().map((e) => e.kind)).toEqual(["requested", "forbidden", "voted", "resolved"]);
     expect(mediator.audit()[1]).toEqual({

@@ -158,7 +158,8 @@ export class PermissionMediator {
    * Throws DuplicatePermissionRequestError if the same id is already pending on the session.
    */
   request(req: PermissionRequest): Promise<PermissionDecision> {
-    if (this.#disposed) return Promise.resolve({ outcome: { outcome: "cancelled" }, reason: "session_closed" });
+    if (this.#disposed)
+      return Promise.resolve({ outcome: { outcome: "cancelled" }, reason: "session_closed" });
     const session = this.#sessionMap(req.sessionId);
     if (session.has(req.requestId)) throw new DuplicatePermissionRequestError(req.sessionId, req.requestId);
 
@@ -276,7 +277,9 @@ export class PermissionMediator {
 
   /** Resolves the session's pending requests raised by one prompt (the prompt ended or was cancelled). */
   cancelPrompt(sessionId: string, promptId: string, reason: CancelReason): number {
-    const entries = [...(this.#pending.get(sessionId)?.values() ?? [])].filter((e) => e.promptId === promptId);
+    const entries = [...(this.#pending.get(sessionId)?.values() ?? [])].filter(
+      (e) => e.promptId === promptId,
+    );
     for (const entry of entries) this.#settle(entry, { outcome: { outcome: "cancelled" }, reason });
     return entries.length;
   }
@@ -375,7 +378,11 @@ export class PermissionMediator {
     return {
       status: 404,
       kind,
-      body: { error: "No pending permission request for session", sessionId: v.sessionId, requestId: v.requestId },
+      body: {
+        error: "No pending permission request for session",
+        sessionId: v.sessionId,
+        requestId: v.requestId,
+      },
     };
   }
 
@@ -440,7 +447,7 @@ export class PermissionMediator {
     if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
     session.delete(entry.requestId);
     if (session.size === 0) this.#pending.delete(entry.sessionId);
-    const reason = "reason" in decision ? decision.reason : undefined;
+    const reason = decision.reason;
     this.#resolved.remember({
       sessionId: entry.sessionId,
       requestId: entry.requestId,

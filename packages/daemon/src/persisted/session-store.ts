@@ -1,14 +1,8 @@
 // Read-only view of the sessions on disk (transcripts under $QWEN_HOME), injected so routes can be
 // tested without a file system. The daemon never writes transcripts: its children do.
-import type { TranscriptRecord } from "@qwen-daemon/core";
+import type { PersistedSession, TranscriptRecord } from "@qwen-daemon/core";
 
-export type PersistedSession = {
-  sessionId: string;
-  workspaceCwd: string;
-  createdAt?: string | undefined;
-  updatedAt?: string | undefined;
-  displayName?: string | undefined;
-};
+export type { PersistedSession } from "@qwen-daemon/core";
 
 export interface SessionStore {
   /** Sessions persisted for `cwd`, most recently updated first. */

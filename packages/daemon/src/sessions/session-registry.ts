@@ -47,7 +47,8 @@ export class SessionRegistry {
 
   /** Takes one admission slot or throws 503 `session_limit_exceeded`; returns its release. */
   reserve(): () => void {
-    if (this.#live.size + this.#loading.size + this.#reserved >= this.maxSessions) {
+    // A session being created or loaded holds its reservation until it is live, so it counts once.
+    if (this.#live.size + this.#reserved >= this.maxSessions) {
       throw sessionLimitExceeded(this.maxSessions);
     }
     this.#reserved += 1;

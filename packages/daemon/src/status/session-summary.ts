@@ -1,7 +1,7 @@
 // The status of one session (GET /session/:id/status, and each entry of the workspace session list).
 // Pure projections: of a live session's state, or of a session known only from its transcript on disk.
 import type { PersistedSession } from "../persisted/session-store.js";
-import { type PendingInteraction } from "./pending-interaction.js";
+import type { PendingInteraction } from "./pending-interaction.js";
 
 export type ActiveWorkState = "idle" | "active" | "unknown";
 
@@ -62,12 +62,12 @@ export function liveSessionSummary(view: LiveSessionView): SessionSummary {
 }
 
 /** A session that exists only on disk: nothing runs and nobody is attached until it is loaded. */
-export function persistedSessionSummary(session: PersistedSession): SessionSummary {
+export function persistedSessionSummary(session: PersistedSession, workspaceCwd: string): SessionSummary {
   return {
     sessionId: session.sessionId,
-    workspaceCwd: session.workspaceCwd,
-    createdAt: session.createdAt ?? session.updatedAt ?? new Date(0).toISOString(),
-    ...(session.updatedAt !== undefined ? { updatedAt: session.updatedAt } : {}),
+    workspaceCwd,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
     ...(session.displayName !== undefined ? { displayName: session.displayName } : {}),
     live: false,
     clientCount: 0,

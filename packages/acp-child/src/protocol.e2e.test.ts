@@ -1,0 +1,215 @@
+// Cross-process: the ACP surface of the real child besides restore — capabilities, modes, edit/exec
+// permissions, MCP tools, listing, closing, cancelling, model errors, and bad input.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { OpenAIChatRequest } from "@qwen-daemon/core";
+import {
+  type FakeOpenAIServer,
+  type FakeReply,
+  lastMessage,
+  messageText,
+  reply,
+  startFakeOpenAIServer,
+} from "@qwen-daemon/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChildHarness, spawnChild } from "./testing/child-harness.js";
+
+// The MCP fixture of core's own tests, run with tsx given by absolute URL (the server's cwd is the workspace).
+const ECHO_SERVER = fileURLToPath(new URL("../../core/src/mcp/fixtures/echo-server.ts", import.meta.url));
+const TSX_LOADER = pathToFileURL(
+  join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/loader.mjs"),
+).href;
+
+function model(request: OpenAIChatRequest): FakeReply {
+  const last = lastMessage(request);
+  if (last?.role === "tool") return reply.text(`model saw: ${messageText(last)}`);
+  const text = messageText(last);
+  const write = /^write (\S+)/.exec(text);
+  if (write) return reply.toolCall("write_file", { file_path: write[1]!, content: `hello from ${write[1]}` });
+  if (text === "mcp") return reply.toolCall("mcp__echo__echo", { text: "hi" });
+  if (text === "stall") return reply.stall({ text: "thinking..." });
+  if (text === "fail") return reply.error(400, { message: "bad request (fake)" });
+  return reply.text(`echo: ${text}`);
+}
+
+let server: FakeOpenAIServer;
+let home: string;
+let workspace: string;
+let child: ChildHarness;
+
+const text = (t: string) => [{ type: "text" as const, text: t }];
+const newSession = async (mcpServers: Parameters<ChildHarness["agent"]["request"]>[1] = []) =>
+  (await child.agent.request("session/new", { cwd: workspace, mcpServers: mcpServers as never })).sessionId;
+
+beforeAll(async () => {
+  server = await startFakeOpenAIServer({ handler: model });
+  home = await mkdtemp(join(tmpdir(), "acp-proto-home-"));
+  workspace = await mkdtemp(join(tmpdir(), "acp-proto-ws-"));
+  child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: false });
+});
+
+afterAll(async () => {
+  await child?.close();
+  await server?.close();
+  await rm(home, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe("the ACP surface of the child", () => {
+  it("advertises load, resume, list, close, prompt and MCP capabilities", () => {
+    expect(child.initialized).toMatchObject({
+      protocolVersion: 1,
+      agentCapabilities: {
+        loadSession: true,
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
+        promptCapabilities: { embeddedContext: true },
+        mcpCapabilities: { http: true },
+      },
+    });
+  });
+
+  it("offers the approval modes and switches them with session/set_mode", async () => {
+    const response = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+    expect(response.modes?.currentModeId).toBe("default");
+    expect(response.modes?.availableModes.map((m) => m.id)).toEqual(["default", "auto-edit", "yolo", "plan"]);
+    await child.agent.request("session/set_mode", { sessionId: response.sessionId, modeId: "yolo" });
+    await child.waitForUpdate(
+      (u) =>
+        u.sessionId === response.sessionId &&
+        u.update.sessionUpdate === "current_mode_update" &&
+        u.update.currentModeId === "yolo",
+    );
+    await expect(
+      child.agent.request("session/set_mode", { sessionId: response.sessionId, modeId: "reckless" }),
+    ).rejects.toMatchObject({ code: -32602 });
+
+    // yolo: the edit runs without asking.
+    const before = child.permissions.length;
+    expect(
+      await child.agent.request("session/prompt", {
+        sessionId: response.sessionId,
+        prompt: text("write yolo.txt"),
+      }),
+    ).toEqual({
+      stopReason: "end_turn",
+    });
+    expect(child.permissions).toHaveLength(before);
+    expect(await readFile(join(workspace, "yolo.txt"), "utf8")).toBe("hello from yolo.txt");
+  });
+
+  it("asks for edits with allow always / allow / reject; 'always' stops the asking for the session", async () => {
+    const sessionId = await newSession();
+    const first = child.agent.request("session/prompt", { sessionId, prompt: text("write a.txt") });
+    const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
+    expect(asked.params.options).toEqual([
+      { optionId: "proceed_always", name: "Allow All Edits", kind: "allow_always" },
+      { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
+      { optionId: "cancel", name: "Reject", kind: "reject_once" },
+    ]);
+    expect(asked.params.toolCall).toMatchObject({ kind: "edit", _meta: { toolName: "write_file" } });
+    asked.respond({ outcome: { outcome: "selected", optionId: "proceed_always" } });
+    expect(await first).toEqual({ stopReason: "end_turn" });
+    expect(await readFile(join(workspace, "a.txt"), "utf8")).toBe("hello from a.txt");
+
+    const before = child.permissions.length;
+    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("write b.txt") })).toEqual({
+      stopReason: "end_turn",
+    });
+    expect(child.permissions).toHaveLength(before);
+  });
+
+  it("a rejected edit is not performed", async () => {
+    const sessionId = await newSession();
+    const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("write rejected.txt") });
+    (await child.nextPermission((p) => p.params.sessionId === sessionId)).respond({
+      outcome: { outcome: "selected", optionId: "cancel" },
+    });
+    await prompt;
+    await expect(readFile(join(workspace, "rejected.txt"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("connects stdio MCP servers given to session/new and asks before running their tools", async () => {
+    const sessionId = await newSession([
+      { name: "echo", command: process.execPath, args: ["--import", TSX_LOADER, ECHO_SERVER], env: [] },
+    ]);
+    const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("mcp") });
+    const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
+    expect(asked.params.options.map((o) => o.optionId)).toEqual(["proceed_always", "proceed_once", "cancel"]);
+    asked.respond({ outcome: { outcome: "selected", optionId: "proceed_once" } });
+    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(messageText(server.requests.at(-1)!.messages.at(-1))).toContain("echo: hi");
+    await child.agent.request("session/close", { sessionId });
+  });
+
+  it("cancels a running prompt with session/cancel", async () => {
+    const sessionId = await newSession();
+    const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("stall") });
+    await child.waitForUpdate(
+      (u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk",
+    );
+    await child.agent.notify("session/cancel", { sessionId });
+    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    // The session takes the next prompt normally.
+    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("after cancel") })).toEqual({
+      stopReason: "end_turn",
+    });
+  });
+
+  it("reports a model error as a failed prompt and keeps serving", async () => {
+    const sessionId = await newSession();
+    await expect(
+      child.agent.request("session/prompt", { sessionId, prompt: text("fail") }),
+    ).rejects.toBeDefined();
+    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("still here") })).toEqual({
+      stopReason: "end_turn",
+    });
+  });
+
+  it("lists the workspace's sessions with their first message as title", async () => {
+    const sessionId = await newSession();
+    await child.agent.request("session/prompt", { sessionId, prompt: text("a title for the list") });
+    const { sessions } = await child.agent.request("session/list", { cwd: workspace });
+    expect(sessions).toContainEqual(
+      expect.objectContaining({ sessionId, cwd: workspace, title: "a title for the list" }),
+    );
+    const fresh = await newSession();
+    expect(
+      (await child.agent.request("session/list", { cwd: workspace })).sessions.map((s) => s.sessionId),
+    ).toContain(fresh);
+  });
+
+  it("closes sessions; a closed or unknown session is not found", async () => {
+    const sessionId = await newSession();
+    await child.agent.request("session/close", { sessionId });
+    await expect(
+      child.agent.request("session/prompt", { sessionId, prompt: text("x") }),
+    ).rejects.toMatchObject({
+      code: -32002,
+    });
+    await expect(
+      child.agent.request("session/load", { sessionId: "no-such-session", cwd: workspace, mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      child.agent.request("session/load", { sessionId: "../escape", cwd: workspace, mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      child.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] }),
+    ).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+
+  it("loadUpdates of an unknown session is empty, and bad params are -32602", async () => {
+    expect(
+      await child.agent.request("qwen/session/loadUpdates", { sessionId: "nothing-here", cwd: workspace }),
+    ).toEqual({
+      updates: [],
+    });
+    await expect(child.agent.request("qwen/session/loadUpdates", { cwd: workspace })).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+});

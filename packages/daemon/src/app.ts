@@ -1,0 +1,77 @@
+// The HTTP surface: middleware in order (host, origin, pre-auth routes, auth), then the API routes, and
+// the one error handler. Pure wiring: everything it serves comes in through `AppDeps`.
+import { Hono } from "hono";
+import type { Clock } from "./events/clock.js";
+import { DEFAULT_HEARTBEAT_MS } from "./events/sse-frame.js";
+import { bearerAuth } from "./http/bearer-auth.js";
+import { notFound } from "./http/errors.js";
+import { hostGuard } from "./http/host-guard.js";
+import { createErrorHandler } from "./http/on-error.js";
+import { originGuard } from "./http/origin-guard.js";
+import { capabilitiesRoutes } from "./routes/capabilities.js";
+import { daemonStatusRoutes } from "./routes/daemon-status.js";
+import { eventRoutes } from "./routes/events.js";
+import { healthRoutes } from "./routes/health.js";
+import { permissionRoutes } from "./routes/permission.js";
+import { promptRoutes } from "./routes/prompts.js";
+import { sessionRoutes } from "./routes/sessions.js";
+import { statusRoutes } from "./routes/status.js";
+import { transcriptRoutes } from "./routes/transcript.js";
+import { webStatic } from "./routes/web.js";
+import type { SessionService } from "./sessions/session-service.js";
+import { daemonStatus, type StartupTimings } from "./status/daemon-status.js";
+
+export type AppDeps = {
+  service: SessionService;
+  /** The bind host name (decides whether the Host allowlist applies). */
+  hostname: string;
+  /** Bearer token every request must present; undefined = open (loopback without --require-auth). */
+  token: string | undefined;
+  allowOrigins: readonly string[];
+  maxConnections: number;
+  webRoot?: string | undefined;
+  clock: Clock;
+  /** SSE heartbeat period (default 15 s; 0 disables, for tests). */
+  heartbeatMs?: number;
+  startedAt: number;
+  startup?: StartupTimings;
+  log: (line: string) => void;
+};
+
+export function createApp(deps: AppDeps): Hono {
+  const { service } = deps;
+  const app = new Hono();
+  app.onError(createErrorHandler(deps.log));
+  app.notFound(() => notFound().getResponse());
+
+  app.use(hostGuard({ bindHostname: deps.hostname }));
+  app.use(originGuard({ allowOrigins: deps.allowOrigins }));
+  app.route("/", healthRoutes());
+  if (deps.webRoot !== undefined) app.use(webStatic(deps.webRoot));
+  app.use(bearerAuth({ token: deps.token }));
+
+  app.route(
+    "/",
+    capabilitiesRoutes(() => ({
+      workspaceCwd: service.workspace,
+      permissionPolicy: service.mediator.policy,
+      restoreAskUserQuestion: service.restoreAskUserQuestion,
+      authRequired: deps.token !== undefined,
+      allowOrigins: deps.allowOrigins,
+      limits: { ...service.limits, maxConnections: deps.maxConnections },
+    })),
+  );
+  app.route(
+    "/",
+    daemonStatusRoutes(() =>
+      daemonStatus(service, { startedAt: deps.startedAt, now: deps.clock.now(), startup: deps.startup ?? {} }),
+    ),
+  );
+  app.route("/", sessionRoutes(service));
+  app.route("/", promptRoutes(service));
+  app.route("/", statusRoutes(service));
+  app.route("/", permissionRoutes(service));
+  app.route("/", transcriptRoutes(service));
+  app.route("/", eventRoutes(service, { clock: deps.clock, heartbeatMs: deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }));
+  return app;
+}

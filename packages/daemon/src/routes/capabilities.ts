@@ -1,0 +1,65 @@
+// GET /capabilities: what this daemon speaks, so clients can negotiate instead of probing.
+import { Hono } from "hono";
+import type { PermissionPolicy } from "../permission/policy.js";
+
+export type CapabilitiesInfo = {
+  workspaceCwd: string;
+  permissionPolicy: PermissionPolicy;
+  restoreAskUserQuestion: boolean;
+  authRequired: boolean;
+  allowOrigins: readonly string[];
+  limits: {
+    maxSessions: number;
+    maxPendingPromptsPerSession: number;
+    maxConnections: number;
+    eventRingSize: number;
+    permissionResponseTimeoutMs: number;
+  };
+};
+
+/** Feature tags, named like the reference daemon's where the feature is the same. */
+const BASE_FEATURES = [
+  "health",
+  "daemon_status",
+  "capabilities",
+  "session_create",
+  "session_id_override",
+  "session_scope_override",
+  "session_load",
+  "session_resume",
+  "session_list",
+  "session_prompt",
+  "session_cancel",
+  "session_continue",
+  "session_events",
+  "session_status",
+  "session_close",
+  "session_transcript",
+  "pending_prompts",
+  "client_identity",
+  "client_heartbeat",
+  "session_permission_vote",
+  "permission_vote",
+  "permission_mediation",
+] as const;
+
+export function capabilitiesDocument(info: CapabilitiesInfo) {
+  const features: string[] = [...BASE_FEATURES];
+  if (info.restoreAskUserQuestion) features.push("restore_ask_user_question");
+  if (info.authRequired) features.push("require_auth");
+  if (info.allowOrigins.length > 0) features.push("allow_origin");
+  return {
+    v: 1,
+    protocolVersions: { current: "v1", supported: ["v1"] },
+    mode: "http-bridge",
+    features,
+    workspaceCwd: info.workspaceCwd,
+    transports: ["rest"],
+    policy: { permission: info.permissionPolicy },
+    limits: info.limits,
+  };
+}
+
+export function capabilitiesRoutes(info: () => CapabilitiesInfo): Hono {
+  return new Hono().get("/capabilities", (c) => c.json(capabilitiesDocument(info())));
+}

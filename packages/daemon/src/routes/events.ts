@@ -1,0 +1,70 @@
+// GET /session/:id/events: the session's SSE stream. With Last-Event-ID the ring replays after it;
+// without one, the currently pending permission requests come first, so a late client never misses a
+// question that is waiting.
+import { Hono } from "hono";
+import type { Clock } from "../events/clock.js";
+import { SubscriberLimitExceededError } from "../events/event-bus.js";
+import { MAX_MAX_QUEUED, MIN_MAX_QUEUED } from "../events/index.js";
+import { streamEvents } from "../events/sse.js";
+import { invalidMaxQueued, subscriberLimitExceeded } from "../http/errors.js";
+import type { SessionService } from "../sessions/session-service.js";
+import { clientIdOf, sessionIdOf } from "./request.js";
+
+export type EventRouteOptions = { clock: Clock; heartbeatMs: number };
+
+export function eventRoutes(service: SessionService, options: EventRouteOptions): Hono {
+  return new Hono().get("/session/:id/events", (c) => {
+    const session = service.require(sessionIdOf(c));
+    clientIdOf(c);
+    const maxQueued = parseMaxQueued(c.req.query("maxQueued"));
+    const lastEventId = parseLastEventId(c.req.header("last-event-id"));
+    const epoch = parseEpoch(c.req.header("x-qwen-event-epoch"));
+    let body: ReadableStream<Uint8Array>;
+    try {
+      body = streamEvents({
+        bus: session.bus,
+        ...(lastEventId !== undefined ? { lastEventId } : {}),
+        ...(epoch !== undefined ? { epoch } : {}),
+        ...(maxQueued !== undefined ? { maxQueued } : {}),
+        ...(lastEventId === undefined ? { initial: service.mediator.pendingRequestEvents(session.sessionId) } : {}),
+        signal: c.req.raw.signal,
+        heartbeatMs: options.heartbeatMs,
+        clock: options.clock,
+        onClose: () => session.touch(options.clock.now()),
+      });
+    } catch (error) {
+      if (error instanceof SubscriberLimitExceededError) throw subscriberLimitExceeded(error.message, error.limit);
+      throw error;
+    }
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "Content-Type": "text/event-stream",
+        "Cache-Control": "no-cache, no-transform",
+        Connection: "keep-alive",
+        "X-Accel-Buffering": "no",
+        "X-Qwen-Event-Epoch": session.bus.epoch,
+      },
+    });
+  });
+}
+
+export function parseMaxQueued(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw invalidMaxQueued("`maxQueued` must be a decimal integer");
+  const n = Number(raw);
+  if (n < MIN_MAX_QUEUED || n > MAX_MAX_QUEUED) {
+    throw invalidMaxQueued(`\`maxQueued\` must be in [${MIN_MAX_QUEUED}, ${MAX_MAX_QUEUED}]`);
+  }
+  return n;
+}
+
+/** A decimal Last-Event-ID; anything else is ignored (treated as no cursor), like the reference. */
+export function parseLastEventId(raw: string | undefined): number | undefined {
+  if (raw === undefined || !/^\d{1,15}$/.test(raw.trim())) return undefined;
+  return Number(raw.trim());
+}
+
+function parseEpoch(raw: string | undefined): string | undefined {
+  return raw !== undefined && /^[\w-]{1,64}$/.test(raw) ? raw : undefined;
+}

@@ -1,0 +1,50 @@
+// Votes on permission requests (tool approvals and ask_user_question answers). The mediator judges them
+// by policy; these routes only parse the body, check the client id and report the mediator's answer.
+import { type Context, Hono } from "hono";
+import { invalidBody } from "../http/errors.js";
+import { socketRemoteAddress } from "../http/remote-address.js";
+import { PermissionVoteBody } from "../permission/vote.js";
+import type { SessionService } from "../sessions/session-service.js";
+import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
+
+export const INVALID_PERMISSION_OUTCOME_ERROR =
+  '`outcome` must be `{ outcome: "cancelled" }` or `{ outcome: "selected", optionId: string }`';
+
+async function parseVote(c: Context): Promise<PermissionVoteBody> {
+  const body = await jsonBody(c);
+  const parsed = PermissionVoteBody.safeParse(body);
+  if (parsed.success) return parsed.data;
+  if (parsed.error.issues.some((issue) => issue.path[0] === "answers")) {
+    throw invalidBody("`answers` must map question indexes (\"0\", \"1\", ...) to strings");
+  }
+  throw invalidBody(INVALID_PERMISSION_OUTCOME_ERROR);
+}
+
+export function permissionRoutes(service: SessionService): Hono {
+  return new Hono()
+    .post("/session/:id/permission/:requestId", async (c) => {
+      const sessionId = sessionIdOf(c);
+      const clientId = clientIdOf(c);
+      service.assertClient(service.require(sessionId), clientId);
+      const vote = await parseVote(c);
+      const result = service.vote({
+        sessionId,
+        requestId: c.req.param("requestId"),
+        clientId,
+        remoteAddress: socketRemoteAddress(c),
+        ...vote,
+      });
+      return c.json(result.body, result.status);
+    })
+    .post("/permission/:requestId", async (c) => {
+      const clientId = clientIdOf(c);
+      const vote = await parseVote(c);
+      const result = service.vote({
+        requestId: c.req.param("requestId"),
+        clientId,
+        remoteAddress: socketRemoteAddress(c),
+        ...vote,
+      });
+      return c.json(result.body, result.status);
+    });
+}

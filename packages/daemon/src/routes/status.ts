@@ -1,0 +1,51 @@
+// Session status and the workspace session list: live state merged with sessions known only from disk.
+import { isAbsolute, resolve } from "node:path";
+import { Hono } from "hono";
+import { cwdNotAbsolute, invalidPageQuery, sessionNotFound, workspaceMismatch } from "../http/errors.js";
+import type { SessionService } from "../sessions/session-service.js";
+import { summarizeLiveSession } from "../status/live-summary.js";
+import { persistedSessionSummary } from "../status/session-summary.js";
+import {
+  DEFAULT_PAGE_SIZE,
+  decodeCursor,
+  MAX_PAGE_SIZE,
+  mergeSessionSummaries,
+  paginate,
+} from "../status/workspace-listing.js";
+import { sessionIdOf } from "./request.js";
+
+export function statusRoutes(service: SessionService): Hono {
+  return new Hono()
+    .get("/session/:id/status", async (c) => {
+      const sessionId = sessionIdOf(c);
+      const live = service.registry.get(sessionId);
+      if (live !== undefined) return c.json(summarizeLiveSession(live, service.mediator));
+      service.assertSessionId(sessionId);
+      const persisted = await service.store.get(service.workspace, sessionId);
+      if (persisted === undefined) throw sessionNotFound(sessionId);
+      return c.json(persistedSessionSummary(persisted, service.workspace));
+    })
+    .get("/workspace/:cwd/sessions", async (c) => {
+      const cwd = c.req.param("cwd");
+      if (!isAbsolute(cwd)) throw cwdNotAbsolute();
+      if (resolve(cwd) !== service.workspace) throw workspaceMismatch(service.workspace, resolve(cwd));
+      const size = parseSize(c.req.query("size"));
+      const cursor = c.req.query("cursor");
+      const offset = cursor === undefined || cursor === "" ? 0 : decodeCursor(cursor);
+      if (offset === undefined) throw invalidPageQuery("`cursor` is not a cursor returned by this daemon");
+      const live = service.registry.live().map((s) => summarizeLiveSession(s, service.mediator));
+      const persisted = (await service.store.list(service.workspace)).map((p) =>
+        persistedSessionSummary(p, service.workspace),
+      );
+      return c.json(paginate(mergeSessionSummaries(live, persisted), size, offset));
+    });
+}
+
+function parseSize(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return DEFAULT_PAGE_SIZE;
+  const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(size >= 1 && size <= MAX_PAGE_SIZE)) {
+    throw invalidPageQuery(`\`size\` must be an integer between 1 and ${MAX_PAGE_SIZE}`);
+  }
+  return size;
+}
