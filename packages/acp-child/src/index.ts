@@ -1,7 +1,6 @@
 // Public API of @qwen-daemon/acp-child.
 export { type AcpAgent, type AcpAgentDeps, createAcpAgent } from "./agent.js";
 export { type CoreRuntimeOptions, createCoreRuntime } from "./core-runtime.js";
-export { eventToUpdate } from "./events.js";
 export { ExtensionMethod, LoadUpdatesParams, SessionContinueParams } from "./extension-methods.js";
 export { type Logger, stderrLogger } from "./logger.js";
 export {
@@ -31,12 +30,6 @@ export {
   PermissionResponse,
   permissionOptions,
 } from "./permissions.js";
-export {
-  type DescribeCall,
-  fallbackDescription,
-  MISSING_TOOL_RESULT_TEXT,
-  type ReplayOptions,
-  replayUpdates,
-} from "./replay.js";
-export { type ContinueDecision, continueDecision, replaySkipIds, shouldHintRestore } from "./restore.js";
+export { type DescribeCall, MISSING_TOOL_RESULT_TEXT, type ReplayOptions, replayUpdates } from "./replay.js";
+export type { ContinueDecision } from "./restore.js";
 export type { AgentRuntime, OpenSessionArgs, RuntimeSession, SessionHooks } from "./runtime.js";

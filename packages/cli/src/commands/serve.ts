@@ -75,7 +75,7 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   const lines = [
     `qwen serve listening on ${daemon.url}`,
     `  workspace:  ${workspace}`,
-    `  model:      ${core.describeModelConfig(modelConfig)}`,
+    `  model:      ${core.describeModelProvider(core.createModelProvider(modelConfig))}`,
     `  policy:     ${flags.permissionPolicy}`,
     `  restore ask_user_question: ${flags.restoreAskUserQuestion ? "on" : "off (--restore-ask-user-question to enable)"}`,
   ];

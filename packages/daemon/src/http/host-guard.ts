@@ -14,7 +14,8 @@ export function hostGuard(options: HostGuardOptions): MiddlewareHandler {
     };
   }
   return async function loopbackHostOnly(c, next) {
-    const host = hostnameOfHostHeader(c.req.header("host") ?? "");
+    // In-process requests (app.request) carry no Host header; their URL's host stands in for it.
+    const host = hostnameOfHostHeader(c.req.header("host") ?? new URL(c.req.url).host);
     if (host !== bound && !isLoopbackHostname(host)) throw invalidHost();
     await next();
   };

@@ -1,0 +1,142 @@
+// An in-process daemon for route tests: the real app and SessionService over a ScriptedAgent, driven
+// with `app.request` (no sockets). Also small helpers to read SSE frames from a response.
+import type { Hono } from "hono";
+import { createApp } from "../app.js";
+import type { Clock } from "../events/clock.js";
+import { systemClock } from "../events/clock.js";
+import type { PermissionPolicy } from "../permission/policy.js";
+import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
+import { SessionService } from "../sessions/session-service.js";
+import { ScriptedAgent, type ScriptedAgentOptions } from "./scripted-agent.js";
+
+export const TEST_WORKSPACE = "/work/test-workspace";
+
+export type TestDaemonOptions = {
+  agent?: ScriptedAgentOptions;
+  store?: SessionStore;
+  clock?: Clock;
+  token?: string;
+  hostname?: string;
+  allowOrigins?: string[];
+  restoreAskUserQuestion?: boolean;
+  maxSessions?: number;
+  maxPendingPromptsPerSession?: number;
+  eventRingSize?: number;
+  permissionPolicy?: PermissionPolicy;
+  consensusQuorum?: number;
+  permissionResponseTimeoutMs?: number;
+  webRoot?: string;
+};
+
+export type TestDaemon = {
+  app: Hono;
+  service: SessionService;
+  agent: ScriptedAgent;
+  logs: string[];
+  request(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; env?: unknown }): Promise<Response>;
+  /** POST /session and return its JSON. */
+  createSession(body?: Record<string, unknown>): Promise<{ sessionId: string; clientId: string }>;
+};
+
+export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
+  const logs: string[] = [];
+  const log = (line: string) => logs.push(line);
+  const clock = options.clock ?? systemClock;
+  const agent = new ScriptedAgent(options.agent);
+  const service = new SessionService({
+    workspace: TEST_WORKSPACE,
+    restoreAskUserQuestion: options.restoreAskUserQuestion ?? false,
+    maxSessions: options.maxSessions ?? 8,
+    maxPendingPromptsPerSession: options.maxPendingPromptsPerSession ?? 5,
+    eventRingSize: options.eventRingSize ?? 8000,
+    permission: {
+      policy: options.permissionPolicy ?? "first-responder",
+      consensusQuorum: options.consensusQuorum,
+      timeoutMs: options.permissionResponseTimeoutMs ?? 0,
+    },
+    channelFactory: agent.factory,
+    store: options.store ?? emptySessionStore(),
+    clock,
+    log,
+  });
+  const app = createApp({
+    service,
+    hostname: options.hostname ?? "127.0.0.1",
+    token: options.token,
+    allowOrigins: options.allowOrigins ?? [],
+    maxConnections: 64,
+    webRoot: options.webRoot,
+    clock,
+    heartbeatMs: 0,
+    startedAt: clock.now(),
+    log,
+  });
+  const request: TestDaemon["request"] = (method, path, init = {}) => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
+      headers["content-type"] ??= "application/json";
+    }
+    return Promise.resolve(app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }, init.env as never));
+  };
+  return {
+    app,
+    service,
+    agent,
+    logs,
+    request,
+    async createSession(body = {}) {
+      const res = await request("POST", "/session", { body });
+      if (res.status !== 200) throw new Error(`POST /session failed: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { sessionId: string; clientId: string };
+    },
+  };
+}
+
+export type SseFrame = { id?: number; event?: string; data?: Record<string, unknown>; comment?: string; retry?: number };
+
+/** Parses SSE text into frames (comments and `retry:` included, so tests can assert them). */
+export function parseSse(text: string): SseFrame[] {
+  const frames: SseFrame[] = [];
+  for (const block of text.split("\n\n")) {
+    if (block.trim() === "") continue;
+    const frame: SseFrame = {};
+    for (const line of block.split("\n")) {
+      if (line.startsWith(":")) frame.comment = line.slice(1).trim();
+      else if (line.startsWith("id: ")) frame.id = Number(line.slice(4));
+      else if (line.startsWith("event: ")) frame.event = line.slice(7);
+      else if (line.startsWith("data: ")) frame.data = JSON.parse(line.slice(6)) as Record<string, unknown>;
+      else if (line.startsWith("retry: ")) frame.retry = Number(line.slice(7));
+    }
+    frames.push(frame);
+  }
+  return frames;
+}
+
+/** Reads an SSE response until `done(frames)` holds (or the stream ends), then cancels it. */
+export async function readSseUntil(res: Response, done: (frames: SseFrame[]) => boolean): Promise<SseFrame[]> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for (;;) {
+      const frames = parseSse(text.slice(0, text.lastIndexOf("\n\n") + 2));
+      if (done(frames)) return frames;
+      const { done: ended, value } = await reader.read();
+      if (ended) return parseSse(text);
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
+/** Resolves once `predicate` holds, polling the microtask/timer queue (no fixed sleeps). */
+export async function waitFor(predicate: () => boolean, what = "condition", attempts = 500): Promise<void> {
+  for (let i = 0; i < attempts; i += 1) {
+    if (predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
