@@ -411,6 +411,8 @@ describe("a child with --restore-ask-user-question", () => {
     expect(await waitingPrompt).toEqual({ stopReason: "end_turn" });
   });
 
+  it("a load while the question is live gives no hint and leaves the call open", () => loadWhileLive(child));
+
   it("survives unknown methods and malformed input, and writes only JSON-RPC frames to stdout", async () => {
     await expect(child.agent.request("qwen/no/such/method", {})).rejects.toMatchObject({ code: -32601 });
     child.writeRaw("this is not json\n");
@@ -467,6 +469,8 @@ describe("a child without the switch", () => {
     expect(server.requests.length).toBeGreaterThan(before);
   });
 
+  it("a load while the question is live leaves the call open here too", () => loadWhileLive(child));
+
   it("ignores a restore key: the restore-only path never runs with the switch off", async () => {
     const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
     const result = await child.agent.request("session/prompt", {
@@ -478,6 +482,22 @@ describe("a child without the switch", () => {
     expect(messageText(server.requests.at(-1)!.messages.at(-1))).toBe("hello plain");
   });
 });
+
+/** A load of a session whose question is live in this very child: no hint, and the call is not "failed". */
+async function loadWhileLive(child: ChildHarness): Promise<void> {
+  const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+  const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("ask live") });
+  const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
+  const callId = asked.params.toolCall.toolCallId;
+  const updatesBefore = child.updatesFor(sessionId).length;
+  const response = await child.agent.request("session/load", { sessionId, cwd: workspace, mcpServers: [] });
+  expect(response._meta ?? {}).not.toHaveProperty(RESTORE_KEY);
+  const replay = child.updatesFor(sessionId).slice(updatesBefore);
+  expect(replay.find((u) => isToolCall(u, callId))?.update).toMatchObject({ status: "in_progress" });
+  expect(finalUpdate(replay, callId)).toBeUndefined();
+  answer(asked, { "0": "Red" });
+  expect(await prompt).toEqual({ stopReason: "end_turn" });
+}
 
 async function writeTranscript(sessionId: string, records: Array<Record<string, unknown>>): Promise<void> {
   const dir = chatsDir(home, workspace);

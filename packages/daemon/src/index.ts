@@ -1,1 +1,17 @@
-export {};
+// Public API of @qwen-daemon/daemon.
+export { type AppDeps, createApp } from "./app.js";
+export type { ChannelFactory, ChannelSpec, ChildChannel, ChildExit } from "./bridge/channel.js";
+export { childArgv, spawnChannelFactory } from "./bridge/spawn-channel.js";
+export { installSignalHandlers, type SignalHandlerOptions, type Stoppable } from "./lifecycle/signals.js";
+export {
+  DaemonOptions,
+  type DaemonOptionsInput,
+  DEFAULT_HOSTNAME,
+  DEFAULT_PORT,
+  resolveDaemonOptions,
+} from "./options.js";
+export { PermissionPolicy } from "./permission/policy.js";
+export { coreSessionStore } from "./persisted/core-session-store.js";
+export { emptySessionStore, type SessionStore } from "./persisted/session-store.js";
+export { type DaemonInternals, type RunningDaemon, startDaemon } from "./server.js";
+export { SessionService, type SessionServiceOptions } from "./sessions/session-service.js";

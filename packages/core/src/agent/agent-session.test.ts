@@ -298,6 +298,21 @@ describe("AgentSession.load after a crash while a question was asked", () => {
     expect(again.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
   });
 
+  it("restore cancelled before it asks: persists nothing either (the user saw the question already)", async () => {
+    const { server, crashed } = await crashWhileAsking();
+    const before = (await readRecords(crashed)).length;
+    const confirm = vi.fn(answered({ "0": "Blue" }));
+    const session = await track(AgentSession.load(options(crashed, server, { restore: true, confirm })));
+    const controller = new AbortController();
+    controller.abort();
+    expect(await session.restoreQuestion({ promptId: "p2", signal: controller.signal })).toEqual({
+      stopReason: "cancelled",
+    });
+    expect(confirm).not.toHaveBeenCalled();
+    expect((await readRecords(crashed)).slice(before).map((r) => r.type)).toEqual(["system"]);
+    expect(session.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
+  });
+
   it("with the switch off: repairs the call, closes the lost prompt, and the next request carries the orphan text", async () => {
     const { server, crashed } = await crashWhileAsking([questionReply(), reply.text("ok")]);
     const session = await track(AgentSession.load(options(crashed, server)));

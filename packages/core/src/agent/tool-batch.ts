@@ -47,6 +47,11 @@ export interface ToolBatchDeps {
   onEvent: (event: AgentEvent) => void;
   recorder: TurnRecorder;
   signal: AbortSignal;
+  /**
+   * The calls are a restored question batch: the user has seen them already, so a cancel before they are
+   * asked again is an unattended end too (nothing recorded, still restorable), not a cancelled call.
+   */
+  restoring?: boolean;
 }
 
 export type ToolBatchOutcome =
@@ -118,7 +123,12 @@ export async function runToolBatch(
 }
 
 async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallStep> {
-  if (deps.signal.aborted) return cancelledBeforeExecution(call);
+  if (deps.signal.aborted) {
+    if (deps.restoring && call.name === ASK_USER_QUESTION_TOOL_NAME) {
+      return { type: "unattended_question", reason: "aborted" };
+    }
+    return cancelledBeforeExecution(call);
+  }
   const tool = deps.tools.get(call.name);
   if (!tool) return { type: "next", settled: failed(call, toolNotFoundText(call.name), "error") };
   if (call.invalidArguments !== undefined) {

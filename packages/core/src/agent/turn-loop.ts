@@ -66,6 +66,7 @@ export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOut
   };
 
   let pending: StreamedCall[] | undefined;
+  const restoring = start.kind === "pending_calls";
   if (start.kind === "user") {
     const message: Content = { role: "user", parts: start.parts };
     chat.append(message);
@@ -76,7 +77,7 @@ export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOut
 
   for (;;) {
     if (pending) {
-      const outcome = await runToolBatch(deps, pending);
+      const outcome = await runToolBatch({ ...deps, restoring: restoring && modelRequests === 0 }, pending);
       pending = undefined;
       if (outcome.kind === "unattended_question")
         return finish(outcome.stopReason, { unattended: outcome.reason });

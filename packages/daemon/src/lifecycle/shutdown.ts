@@ -1,0 +1,29 @@
+// Graceful shutdown: stop accepting connections, end every session (pending permissions resolve as
+// session_closed, SSE streams end), stop the children (SIGTERM, then SIGKILL after a grace), and drop
+// connections that are still open after the grace.
+import type { Server } from "node:http";
+import type { SessionService } from "../sessions/session-service.js";
+import type { IdleReaper } from "./idle-reaper.js";
+
+export type ShutdownParts = {
+  server: Server;
+  service: SessionService;
+  reaper: IdleReaper;
+  /** How long children and open connections get before being killed / dropped. */
+  graceMs: number;
+};
+
+export async function gracefulShutdown(parts: ShutdownParts): Promise<void> {
+  const { server, service, reaper, graceMs } = parts;
+  reaper.stop();
+  const closed = new Promise<void>((resolve) => {
+    server.close(() => resolve());
+  });
+  service.closeAll();
+  await service.children.shutdown(graceMs);
+  server.closeIdleConnections();
+  const drop = setTimeout(() => server.closeAllConnections(), graceMs);
+  drop.unref();
+  await closed;
+  clearTimeout(drop);
+}
