@@ -81,9 +81,6 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     const { sessionId, cwd } = params;
     if (!isValidSessionId(sessionId)) throw RequestError.invalidParams({ sessionId }, "Invalid session id");
     requireAbsolute(cwd);
-    const pending = opening.get(sessionId);
-    // A load already running for this session finishes first (its failure is its own caller's to report).
-    if (pending) await Promise.allSettled([pending]);
     const open = async () => {
       const live = sessions.get(sessionId);
       if (live && live.cwd !== cwd) {
@@ -96,27 +93,32 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       if (!live && !(await runtime.sessionExists(cwd, sessionId)))
         throw RequestError.sessionNotFound(sessionId);
       const session = live ?? newAcpSession(sessionId, cwd, client);
-      // Its files are closed before they are read again, so two writers never share a transcript.
-      await session.detach();
-      try {
-        session.attach(
-          await runtime.loadSession({
-            sessionId,
-            cwd,
-            mcpServers: params.mcpServers ?? [],
-            hooks: session.hooks,
-            approvalMode: session.mode,
-            suppressRestore: suppress,
-          }),
-        );
-      } catch (error) {
-        sessions.delete(sessionId);
-        throw error;
-      }
+      // Queued in the session's turn order (a prompt arriving now waits for the swap), and its files are
+      // closed before they are read again, so two writers never share a transcript.
+      await session.exclusive(async () => {
+        await session.detach();
+        try {
+          session.attach(
+            await runtime.loadSession({
+              sessionId,
+              cwd,
+              mcpServers: params.mcpServers ?? [],
+              hooks: session.hooks,
+              approvalMode: session.mode,
+              suppressRestore: suppress,
+            }),
+          );
+        } catch (error) {
+          sessions.delete(sessionId);
+          throw error;
+        }
+      });
       sessions.set(sessionId, session);
       return session;
     };
-    const promise = open();
+    // Loads of one session run one after another; each reports its own failure to its own caller.
+    const previous = opening.get(sessionId);
+    const promise = (previous ? Promise.allSettled([previous]) : Promise.resolve()).then(open);
     opening.set(sessionId, promise);
     try {
       return await promise;

@@ -34,7 +34,9 @@ describe("@qwen-daemon/acp-child public API", () => {
 
   it("names the wire keys and methods exactly", () => {
     expect(api.RESTORE_ASK_USER_QUESTION_META_KEY).toBe("qwen.daemon.restoreAskUserQuestion");
-    expect(api.SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY).toBe("qwen.daemon.suppressRestoreAskUserQuestion");
+    expect(api.SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY).toBe(
+      "qwen.daemon.suppressRestoreAskUserQuestion",
+    );
     expect(api.PERMISSION_CANCEL_REASON_META_KEY).toBe("qwen.daemon.permissionCancelReason");
     expect(api.CONTINUE_LAST_TURN_META_KEY).toBe("qwen.daemon.continueLastTurn");
     expect(api.ExtensionMethod).toEqual({

@@ -122,6 +122,19 @@ export class AcpSession {
     return run;
   }
 
+  /**
+   * Runs `work` in the turn queue without counting as a prompt: turns that arrive meanwhile wait for it.
+   * Used to swap the core session (reload) of an idle session.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turnChain.then(work);
+    this.turnChain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   /** session/cancel: stops the running turn (its pending permission request is withdrawn). */
   cancel(): void {
     this.active?.abort(new Error("cancelled by the client"));

@@ -219,12 +219,17 @@ export class SessionService {
     const inFlight = this.registry.restoring(sessionId);
     if (inFlight !== undefined) await inFlight.then(noop, noop);
     const live = this.registry.get(sessionId);
-    if (live !== undefined) return this.#attachForRestore(action, live, requestedClientId);
+    if (live !== undefined) return this.#attachForRestore(action, live, requestedClientId, false);
     return this.registry.trackRestore(sessionId, this.#restoreFromChild(action, sessionId, cwd, requestedClientId));
   }
 
-  #attachForRestore(action: "load" | "resume", session: LiveSession, requested: string | undefined): RestoreResult {
-    const attach = this.#attach(session, requested, false);
+  #attachForRestore(
+    action: "load" | "resume",
+    session: LiveSession,
+    requested: string | undefined,
+    restored: boolean,
+  ): RestoreResult {
+    const attach = this.#attach(session, requested, restored);
     return {
       ...attach,
       hasActivePrompt: session.hasActivePrompt,
@@ -268,7 +273,7 @@ export class SessionService {
       session.bus.advanceTo(replay.length);
       this.registry.promote(session);
       release();
-      const result = this.#attachForRestore(action, session, requestedClientId);
+      const result = this.#attachForRestore(action, session, requestedClientId, true);
       const admitted = this.#maybeAdmitRestore(session, response._meta, requestedClientId, result.clientId);
       return { ...result, hasActivePrompt: result.hasActivePrompt || admitted };
     } catch (error) {

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { questionRequest } from "../testing/question.js";
+import { createTestDaemon, parseSse, readSseUntil, waitFor } from "../testing/test-daemon.js";
+
+async function sessionWithEvents(count: number, ringSize = 8000) {
+  const d = createTestDaemon({ eventRingSize: ringSize });
+  const { sessionId } = await d.createSession();
+  const bus = d.service.require(sessionId).bus;
+  for (let i = 0; i < count; i += 1) bus.publish("session_update", { sessionId, update: { sessionUpdate: "plan", n: i } });
+  return { d, sessionId };
+}
+
+describe("GET /session/:id/events", () => {
+  it("starts with retry: 3000 and sends the epoch header", async () => {
+    const { d, sessionId } = await sessionWithEvents(0);
+    const res = await d.request("GET", `/session/${sessionId}/events`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(res.headers.get("X-Qwen-Event-Epoch")).toBe(d.service.require(sessionId).bus.epoch);
+    const frames = await readSseUntil(res, (f) => f.length >= 1);
+    expect(frames[0]).toEqual({ retry: 3000 });
+  });
+
+  it("replays N+1.. after Last-Event-ID, then replay_complete without an id", async () => {
+    const { d, sessionId } = await sessionWithEvents(5);
+    const res = await d.request("GET", `/session/${sessionId}/events`, { headers: { "Last-Event-ID": "3" } });
+    const frames = await readSseUntil(res, (f) => f.some((x) => x.event === "replay_complete"));
+    const typed = frames.filter((f) => f.event !== undefined);
+    expect(typed.map((f) => f.id)).toEqual([4, 5, undefined]);
+    expect(typed[0]?.data).toMatchObject({ id: 4, v: 1, type: "session_update", _meta: { serverTimestamp: expect.any(Number) } });
+    expect(typed[2]?.event).toBe("replay_complete");
+  });
+
+  it("sends state_resync_required for a cursor the ring no longer holds", async () => {
+    const { d, sessionId } = await sessionWithEvents(10, 4);
+    const res = await d.request("GET", `/session/${sessionId}/events`, { headers: { "Last-Event-ID": "2" } });
+    const frames = await readSseUntil(res, (f) => f.some((x) => x.event === "replay_complete"));
+    const resync = frames.find((f) => f.event === "state_resync_required");
+    expect(resync?.id).toBeUndefined();
+    expect(resync?.data?.data).toMatchObject({ lastDeliveredId: 2, earliestAvailableId: 7 });
+  });
+
+  it("a subscriber without a cursor first gets the pending permission requests", async () => {
+    const d = createTestDaemon({
+      agent: {
+        prompt: async (params, peer) => {
+          await peer.requestPermission(questionRequest(String(params.sessionId)));
+          return { stopReason: "end_turn" };
+        },
+      },
+    });
+    const { sessionId } = await d.createSession();
+    await d.request("POST", `/session/${sessionId}/prompt`, { body: { prompt: [{ type: "text", text: "ask" }] } });
+    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    const late = await d.request("GET", `/session/${sessionId}/events`);
+    const frames = await readSseUntil(late, (f) => f.some((x) => x.event === "permission_request"));
+    const request = frames.find((f) => f.event === "permission_request");
+    expect(request?.data?.data).toMatchObject({ sessionId, toolCall: { toolCallId: "call-q1" } });
+    // With a cursor past the request, no snapshot is added (the ring is the source of truth then).
+    const last = d.service.require(sessionId).bus.lastEventId;
+    const cursor = await d.request("GET", `/session/${sessionId}/events`, { headers: { "Last-Event-ID": String(last) } });
+    const replay = await readSseUntil(cursor, (f) => f.some((x) => x.event === "replay_complete"));
+    expect(replay.some((f) => f.event === "permission_request")).toBe(false);
+  });
+
+  it.each(["abc", "15", "2049", "-1", "16.5"])("rejects ?maxQueued=%s with 400 invalid_max_queued", async (value) => {
+    const { d, sessionId } = await sessionWithEvents(0);
+    const res = await d.request("GET", `/session/${sessionId}/events?maxQueued=${value}`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe("invalid_max_queued");
+  });
+
+  it("accepts ?maxQueued in [16, 2048]", async () => {
+    const { d, sessionId } = await sessionWithEvents(0);
+    for (const value of ["16", "2048"]) {
+      const res = await d.request("GET", `/session/${sessionId}/events?maxQueued=${value}`);
+      expect(res.status).toBe(200);
+      await res.body?.cancel();
+    }
+  });
+
+  it("refuses subscribers beyond the cap with 429 subscriber_limit_exceeded", async () => {
+    const { d, sessionId } = await sessionWithEvents(0);
+    const bus = d.service.require(sessionId).bus;
+    const open: Response[] = [];
+    for (let i = 0; i < bus.maxSubscribers; i += 1) open.push(await d.request("GET", `/session/${sessionId}/events`));
+    const res = await d.request("GET", `/session/${sessionId}/events`);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBe("5");
+    expect((await res.json()).code).toBe("subscriber_limit_exceeded");
+    await Promise.all(open.map((r) => r.body?.cancel()));
+    await waitFor(() => bus.subscriberCount === 0, "subscribers released");
+  });
+
+  it("ends the stream after session_closed when the session is deleted", async () => {
+    const { d, sessionId } = await sessionWithEvents(0);
+    const res = await d.request("GET", `/session/${sessionId}/events`);
+    await d.request("DELETE", `/session/${sessionId}`);
+    const text = await res.text();
+    const frames = parseSse(text);
+    expect(frames.at(-1)?.event).toBe("session_closed");
+  });
+});

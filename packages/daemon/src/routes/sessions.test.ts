@@ -1,0 +1,202 @@
+import { describe, expect, it } from "vitest";
+import { createTestDaemon, readSseUntil, TEST_WORKSPACE } from "../testing/test-daemon.js";
+
+describe("POST /session", () => {
+  it("creates a session with a daemon-minted client id", async () => {
+    const d = createTestDaemon();
+    const res = await d.request("POST", "/session", { body: {} });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ sessionId: "sess-1", workspaceCwd: TEST_WORKSPACE, attached: false });
+    expect(body.clientId).toMatch(/^client_[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
+    expect(d.agent.callsOf("session/new")[0]?.params).toMatchObject({ cwd: TEST_WORKSPACE, mcpServers: [] });
+  });
+
+  it("default scope attaches to the workspace's live session; thread always creates", async () => {
+    const d = createTestDaemon();
+    const first = await d.createSession();
+    const attached = await (await d.request("POST", "/session", { body: { cwd: TEST_WORKSPACE } })).json();
+    expect(attached).toMatchObject({ sessionId: first.sessionId, attached: true });
+    expect(attached.clientId).not.toBe(first.clientId);
+    const thread = await (await d.request("POST", "/session", { body: { sessionScope: "thread" } })).json();
+    expect(thread).toMatchObject({ sessionId: "sess-2", attached: false });
+    expect(d.agent.callsOf("session/new")).toHaveLength(2);
+  });
+
+  it("concurrent default creates share one session", async () => {
+    const d = createTestDaemon();
+    const [a, b] = await Promise.all([d.createSession(), d.createSession()]);
+    expect(a.sessionId).toBe(b.sessionId);
+    expect(d.agent.callsOf("session/new")).toHaveLength(1);
+  });
+
+  it("reuses a supplied client id only when it is registered on the session", async () => {
+    const d = createTestDaemon();
+    const first = await d.createSession();
+    const again = await (
+      await d.request("POST", "/session", { body: {}, headers: { "X-Qwen-Client-Id": first.clientId } })
+    ).json();
+    expect(again.clientId).toBe(first.clientId);
+    const forged = await (
+      await d.request("POST", "/session", { body: {}, headers: { "X-Qwen-Client-Id": "client_forged" } })
+    ).json();
+    expect(forged.clientId).not.toBe("client_forged");
+  });
+
+  it("rejects a relative cwd, another workspace and a bad scope with 400", async () => {
+    const d = createTestDaemon();
+    const relative = await d.request("POST", "/session", { body: { cwd: "relative/dir" } });
+    expect(relative.status).toBe(400);
+    expect(await relative.json()).toEqual({ error: "`cwd` must be an absolute path when provided" });
+    const other = await d.request("POST", "/session", { body: { cwd: "/somewhere/else" } });
+    expect(other.status).toBe(400);
+    expect(await other.json()).toEqual({
+      error: `Workspace mismatch: daemon is bound to "${TEST_WORKSPACE}"`,
+      code: "workspace_mismatch",
+      boundWorkspace: TEST_WORKSPACE,
+      requestedWorkspace: "/somewhere/else",
+    });
+    const scope = await d.request("POST", "/session", { body: { sessionScope: "global" } });
+    expect(scope.status).toBe(400);
+    expect((await scope.json()).code).toBe("invalid_session_scope");
+  });
+
+  it("creates with a requested session id, and answers 409 when it is live", async () => {
+    const d = createTestDaemon();
+    const res = await d.request("POST", "/session", { body: { sessionId: "my-session" } });
+    expect(await res.json()).toMatchObject({ sessionId: "my-session", attached: false });
+    expect(d.agent.callsOf("session/new")[0]?.params._meta).toEqual({ "qwen-code/sessionId": "my-session" });
+    const conflict = await d.request("POST", "/session", { body: { sessionId: "my-session" } });
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toEqual({
+      error: 'Session "my-session" already exists or is being created.',
+      code: "session_id_conflict",
+      sessionId: "my-session",
+    });
+    const invalid = await d.request("POST", "/session", { body: { sessionId: "../etc" } });
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).code).toBe("invalid_session_id");
+  });
+
+  it("answers 409 for a requested id that exists only on disk", async () => {
+    const d = createTestDaemon({
+      store: {
+        list: async () => [],
+        get: async (_cwd, id) => (id === "on-disk" ? { sessionId: id, createdAt: "x", updatedAt: "x" } : undefined),
+        readRecords: async () => undefined,
+      },
+    });
+    const res = await d.request("POST", "/session", { body: { sessionId: "on-disk" } });
+    expect(res.status).toBe(409);
+  });
+
+  it("refuses sessions beyond --max-sessions with 503 and Retry-After", async () => {
+    const d = createTestDaemon({ maxSessions: 2 });
+    await d.request("POST", "/session", { body: { sessionScope: "thread" } });
+    await d.request("POST", "/session", { body: { sessionScope: "thread" } });
+    const res = await d.request("POST", "/session", { body: { sessionScope: "thread" } });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("Retry-After")).toBe("5");
+    expect(await res.json()).toEqual({
+      error: "Session limit reached (2)",
+      code: "session_limit_exceeded",
+      limit: 2,
+      scope: "workspace",
+    });
+  });
+
+  it("answers 503 agent_unavailable when the child cannot initialize", async () => {
+    const d = createTestDaemon({ agent: { failInitialize: true } });
+    const res = await d.request("POST", "/session", { body: {} });
+    expect(res.status).toBe(503);
+    expect((await res.json()).code).toBe("agent_unavailable");
+  });
+});
+
+describe("heartbeat, detach, DELETE", () => {
+  it("heartbeat answers sessionId, clientId and lastSeenAt", async () => {
+    const d = createTestDaemon();
+    const { sessionId, clientId } = await d.createSession();
+    const res = await d.request("POST", `/session/${sessionId}/heartbeat`, {
+      body: {},
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ sessionId, clientId });
+    expect(typeof body.lastSeenAt).toBe("number");
+    const anonymous = await (await d.request("POST", `/session/${sessionId}/heartbeat`, { body: {} })).json();
+    expect(anonymous.clientId).toBeUndefined();
+  });
+
+  it("heartbeat with an unregistered client id is 400 invalid_client_id", async () => {
+    const d = createTestDaemon();
+    const { sessionId } = await d.createSession();
+    const res = await d.request("POST", `/session/${sessionId}/heartbeat`, {
+      body: {},
+      headers: { "X-Qwen-Client-Id": "client_nobody" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: `Client id "client_nobody" is not registered for session ${sessionId}`,
+      code: "invalid_client_id",
+      sessionId,
+      clientId: "client_nobody",
+    });
+  });
+
+  it("detach answers 204 and unregisters the client", async () => {
+    const d = createTestDaemon();
+    const { sessionId, clientId } = await d.createSession();
+    const res = await d.request("POST", `/session/${sessionId}/detach`, {
+      body: {},
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(res.status).toBe(204);
+    expect(d.service.require(sessionId).clients.has(clientId)).toBe(false);
+  });
+
+  it("DELETE answers 204, emits session_closed, closes the child session, then 404", async () => {
+    const d = createTestDaemon();
+    const { sessionId } = await d.createSession();
+    const events = await d.request("GET", `/session/${sessionId}/events`);
+    const del = await d.request("DELETE", `/session/${sessionId}`);
+    expect(del.status).toBe(204);
+    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "session_closed"));
+    expect(frames.find((f) => f.event === "session_closed")?.data?.data).toEqual({ sessionId, reason: "client" });
+    expect(d.agent.callsOf("session/close")).toHaveLength(1);
+    const after = await d.request("GET", `/session/${sessionId}/status`);
+    expect(after.status).toBe(404);
+    expect(await after.json()).toEqual({
+      error: `No session with id "${sessionId}"`,
+      code: "session_not_found",
+      sessionId,
+    });
+    expect((await d.request("DELETE", `/session/${sessionId}`)).status).toBe(404);
+  });
+
+  it("every session route answers the exact 404 for an unknown session", async () => {
+    const d = createTestDaemon();
+    const routes: Array<[string, string]> = [
+      ["POST", "/session/nope/prompt"],
+      ["POST", "/session/nope/cancel"],
+      ["POST", "/session/nope/continue"],
+      ["GET", "/session/nope/status"],
+      ["POST", "/session/nope/permission/req-1"],
+      ["GET", "/session/nope/events"],
+      ["GET", "/session/nope/pending-prompts"],
+      ["GET", "/session/nope/transcript"],
+      ["POST", "/session/nope/heartbeat"],
+      ["POST", "/session/nope/detach"],
+      ["DELETE", "/session/nope"],
+      ["POST", "/session/nope/load"],
+      ["POST", "/session/nope/resume"],
+    ];
+    for (const [method, path] of routes) {
+      const res = await d.request(method, path, method === "POST" ? { body: { prompt: [{ type: "text", text: "x" }] } } : {});
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(await res.json()).toEqual({ error: 'No session with id "nope"', code: "session_not_found", sessionId: "nope" });
+    }
+  });
+});
