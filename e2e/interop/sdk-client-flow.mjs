@@ -25,10 +25,10 @@ import { pathToFileURL } from "node:url";
 const USAGE =
   "usage: node sdk-client-flow.mjs <daemonUrl> [--sdk <dir>] [--prompt <text>] [--answer <text>] [--cwd <path>] [--mode blocking|nonblocking] [--vote answer|cancel] [--timeout-ms <n>]";
 
-function parseArgs(argv) {
+function parseArgs(argv, env) {
   const opts = {
     url: undefined,
-    sdk: process.env.QWEN_REF_SDK || "/tmp/qwen-ref/node_modules/@qwen-code/sdk",
+    sdk: env.QWEN_REF_SDK || "/tmp/qwen-ref/node_modules/@qwen-code/sdk",
     prompt: "ASK which database",
     answer: "SQLite",
     cwd: undefined,
@@ -102,7 +102,7 @@ function createEventLog() {
 async function main() {
   let opts;
   try {
-    opts = parseArgs(process.argv.slice(2));
+    opts = parseArgs(process.argv.slice(2), process.env);
   } catch (err) {
     process.stderr.write(`${err.message}\n${USAGE}\n`);
     process.exit(2);
@@ -129,7 +129,8 @@ async function main() {
       mode: caps.mode,
       workspaceCwd: caps.workspaceCwd,
       policy: caps.policy,
-      hasSessionPermissionVote: Array.isArray(caps.features) && caps.features.includes("session_permission_vote"),
+      hasSessionPermissionVote:
+        Array.isArray(caps.features) && caps.features.includes("session_permission_vote"),
     });
 
     const session = await client.createOrAttachSession(opts.cwd ? { workspaceCwd: opts.cwd } : {});

@@ -64,7 +64,11 @@ export function createApp(deps: AppDeps): Hono {
   app.route(
     "/",
     daemonStatusRoutes(() =>
-      daemonStatus(service, { startedAt: deps.startedAt, now: deps.clock.now(), startup: deps.startup ?? {} }),
+      daemonStatus(service, {
+        startedAt: deps.startedAt,
+        now: deps.clock.now(),
+        startup: deps.startup ?? {},
+      }),
     ),
   );
   app.route("/", sessionRoutes(service));
@@ -72,6 +76,9 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/", statusRoutes(service));
   app.route("/", permissionRoutes(service));
   app.route("/", transcriptRoutes(service));
-  app.route("/", eventRoutes(service, { clock: deps.clock, heartbeatMs: deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }));
+  app.route(
+    "/",
+    eventRoutes(service, { clock: deps.clock, heartbeatMs: deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }),
+  );
   return app;
 }

@@ -1,7 +1,7 @@
 // Public API of @qwen-daemon/daemon.
 export { type AppDeps, createApp } from "./app.js";
 export type { ChannelFactory, ChannelSpec, ChildChannel, ChildExit } from "./bridge/channel.js";
-export { childArgv, spawnChannelFactory } from "./bridge/spawn-channel.js";
+export { childArgv, forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 export { installSignalHandlers, type SignalHandlerOptions, type Stoppable } from "./lifecycle/signals.js";
 export {
   DaemonOptions,

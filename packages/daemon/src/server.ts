@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import type { ChannelFactory } from "./bridge/channel.js";
-import { spawnChannelFactory } from "./bridge/spawn-channel.js";
+import { forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 import type { Clock } from "./events/clock.js";
 import { systemClock } from "./events/clock.js";
 import { isLoopbackHostname } from "./http/loopback-host.js";
@@ -44,7 +44,10 @@ export type DaemonInternals = {
   shutdownGraceMs?: number;
 };
 
-export async function startDaemon(input: DaemonOptionsInput, internals: DaemonInternals = {}): Promise<RunningDaemon> {
+export async function startDaemon(
+  input: DaemonOptionsInput,
+  internals: DaemonInternals = {},
+): Promise<RunningDaemon> {
   const t0 = performance.now();
   const options = resolveDaemonOptions(input);
   const { log } = options;
@@ -55,7 +58,9 @@ export async function startDaemon(input: DaemonOptionsInput, internals: DaemonIn
   if (token === undefined && (!loopback || options.requireAuth)) {
     token = randomBytes(32).toString("base64url");
     tokenGenerated = true;
-    log(`qwen serve: ${loopback ? "--require-auth" : "non-loopback bind"} without a token; generated one: ${token}`);
+    log(
+      `qwen serve: ${loopback ? "--require-auth" : "non-loopback bind"} without a token; generated one: ${token}`,
+    );
   }
   const service = new SessionService({
     workspace: options.workspace,
@@ -70,7 +75,11 @@ export async function startDaemon(input: DaemonOptionsInput, internals: DaemonIn
     },
     channelFactory:
       internals.channelFactory ??
-      spawnChannelFactory({ command: options.childCommand, extraArgs: options.childExtraArgs, env: options.childEnv }),
+      spawnChannelFactory({
+        command: options.childCommand,
+        extraArgs: options.childExtraArgs ?? forwardedChildFlags(options),
+        env: options.childEnv,
+      }),
     store: internals.store ?? coreSessionStore(options.qwenHome),
     clock,
     log,
@@ -116,12 +125,18 @@ export async function startDaemon(input: DaemonOptionsInput, internals: DaemonIn
   };
 }
 
-function listen(fetch: Parameters<typeof serve>[0]["fetch"], port: number, hostname: string): Promise<Server> {
+function listen(
+  fetch: Parameters<typeof serve>[0]["fetch"],
+  port: number,
+  hostname: string,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }) as Server;
     const onError = (error: Error) => {
       server.off("listening", onListening);
-      reject(new Error(`qwen serve: cannot listen on ${hostname}:${port}: ${error.message}`, { cause: error }));
+      reject(
+        new Error(`qwen serve: cannot listen on ${hostname}:${port}: ${error.message}`, { cause: error }),
+      );
     };
     const onListening = () => {
       server.off("error", onError);

@@ -58,14 +58,20 @@ export class AcpChild {
     this.startedAt = now();
     const app = acp
       .client({ name: "qwen-daemon" })
-      .onNotification(methods.sessionUpdate, SessionUpdateParams, ({ params }) => handlers.sessionUpdate(params))
+      .onNotification(methods.sessionUpdate, SessionUpdateParams, ({ params }) =>
+        handlers.sessionUpdate(params),
+      )
       .onRequest(methods.requestPermission, PermissionRequestParams, ({ params, signal }) =>
         handlers.requestPermission(params, signal),
       );
     this.#connection = app.connect(acp.ndJsonStream(channel.input, channel.output));
     const closed = this.#connection.closed.then(
       (): ChildDeath => ({ code: null, signal: null, reason: "connection closed" }),
-      (error: unknown): ChildDeath => ({ code: null, signal: null, reason: `connection failed: ${describe(error)}` }),
+      (error: unknown): ChildDeath => ({
+        code: null,
+        signal: null,
+        reason: `connection failed: ${describe(error)}`,
+      }),
     );
     const exited = channel.exited.then(
       (exit): ChildDeath => ({ ...exit, reason: exit.error ?? describeExit(exit) }),
@@ -102,7 +108,11 @@ export class AcpChild {
 
   newSession(cwd: string, meta?: Meta): Promise<acp.NewSessionResponse> {
     return this.#call(() =>
-      this.#agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [], ...(meta ? { _meta: meta } : {}) }),
+      this.#agent.request(acp.methods.agent.session.new, {
+        cwd,
+        mcpServers: [],
+        ...(meta ? { _meta: meta } : {}),
+      }),
     );
   }
 

@@ -78,7 +78,13 @@ export class ChildSupervisor {
     void child.died.then((death) => {
       if (this.#current === child) this.#current = undefined;
       log(`qwen serve: agent process ${channel.pid ?? ""} ended (${death.reason})`);
-      this.#options.onDeath(child, death);
+      try {
+        this.#options.onDeath(child, death);
+      } catch (error) {
+        log(
+          `qwen serve: cleaning up after the agent process failed: ${error instanceof Error ? error.stack : String(error)}`,
+        );
+      }
     });
     try {
       await child.initialize();
@@ -109,7 +115,9 @@ export class ChildSupervisor {
     if (child === undefined || !child.alive) return;
     child.kill("SIGTERM");
     if (await this.#waitDeath(child, graceMs)) return;
-    this.#options.log(`qwen serve: agent process ${child.pid ?? ""} ignored SIGTERM for ${graceMs}ms; sending SIGKILL`);
+    this.#options.log(
+      `qwen serve: agent process ${child.pid ?? ""} ignored SIGTERM for ${graceMs}ms; sending SIGKILL`,
+    );
     child.kill("SIGKILL");
     if (!(await this.#waitDeath(child, graceMs))) child.disconnect();
   }

@@ -12,7 +12,7 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/\bgh[pousr]_[A-Za-z0-9]{16,}/g, REDACTED],
   // NAME=value / name: value / "name":"value" where the name says it is secret.
   [
-    /((?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|token|secret|password|passwd|authorization|x-api-key)["']?\s*[:=]\s*["']?)([^\s"',;]{4,})/gi,
+    /((?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|token|secret|password|passwd|authorization|x-api-key)["']?\s*[:=]\s*["']?(?:bearer\s+)?)(?!\[REDACTED\]|bearer\b)([^\s"',;]{4,})/gi,
     `$1${REDACTED}`,
   ],
 ];

@@ -12,16 +12,36 @@ export type SpawnChannelOptions = {
   env?: Record<string, string> | undefined;
 };
 
+/**
+ * The flags a daemon forwards to its children when the caller gave none (RESTORE-SPEC "Switches"):
+ * `['--experimental-lsp'?, '--restore-ask-user-question'?]`, in that order. The cli has its own
+ * `acpChildExtraArgs` helper and normally passes the result as `childExtraArgs`.
+ */
+export function forwardedChildFlags(flags: {
+  experimentalLsp: boolean;
+  restoreAskUserQuestion: boolean;
+}): string[] {
+  return [
+    ...(flags.experimentalLsp ? ["--experimental-lsp"] : []),
+    ...(flags.restoreAskUserQuestion ? ["--restore-ask-user-question"] : []),
+  ];
+}
+
 /** argv of the child: `<command...> --acp <extraArgs...>`. */
 export function childArgv(command: readonly string[], extraArgs: readonly string[] = []): string[] {
   return [...command, "--acp", ...extraArgs];
 }
 
 export function spawnChannelFactory(options: SpawnChannelOptions): ChannelFactory {
-  return ({ workspace }) => spawnChannel(childArgv(options.command, options.extraArgs), workspace, options.env);
+  return ({ workspace }) =>
+    spawnChannel(childArgv(options.command, options.extraArgs), workspace, options.env);
 }
 
-function spawnChannel(argv: readonly string[], cwd: string, env: Record<string, string> | undefined): ChildChannel {
+function spawnChannel(
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string> | undefined,
+): ChildChannel {
   const [program, ...args] = argv as [string, ...string[]];
   const child = spawn(program, args, {
     cwd,

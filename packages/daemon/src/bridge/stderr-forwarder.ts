@@ -13,7 +13,10 @@ export type StderrForwardOptions = {
 };
 
 /** Resolves when the stream ends; a read error ends forwarding and is logged, not thrown. */
-export async function forwardStderr(stream: ReadableStream<Uint8Array>, options: StderrForwardOptions): Promise<void> {
+export async function forwardStderr(
+  stream: ReadableStream<Uint8Array>,
+  options: StderrForwardOptions,
+): Promise<void> {
   const splitter = new LineSplitter(options.maxLineLength ?? DEFAULT_MAX_STDERR_LINE);
   const emit = (lines: string[]) => {
     for (const line of lines) options.log(`${options.prefix}${redactSecrets(line, options.secrets)}`);
@@ -27,7 +30,9 @@ export async function forwardStderr(stream: ReadableStream<Uint8Array>, options:
     }
     emit(splitter.end());
   } catch (error) {
-    options.log(`${options.prefix}(stderr read failed: ${error instanceof Error ? error.message : String(error)})`);
+    options.log(
+      `${options.prefix}(stderr read failed: ${error instanceof Error ? error.message : String(error)})`,
+    );
   } finally {
     reader.releaseLock();
   }

@@ -52,7 +52,10 @@ export const workspaceMismatch = (boundWorkspace: string, requestedWorkspace: st
   });
 
 export const invalidSessionScope = (scope: unknown) =>
-  invalidBody(`Invalid sessionScope: ${JSON.stringify(scope)}. Expected 'single' or 'thread'.`, "invalid_session_scope");
+  invalidBody(
+    `Invalid sessionScope: ${JSON.stringify(scope)}. Expected 'single' or 'thread'.`,
+    "invalid_session_scope",
+  );
 
 export const sessionIdConflict = (sessionId: string) =>
   new HttpError(409, {
@@ -96,7 +99,11 @@ export const invalidPageQuery = (message: string) => invalidBody(message, "inval
 
 /** The agent process could not be started or died while serving this request. */
 export const agentUnavailable = (detail: string) =>
-  new HttpError(503, { error: `Agent process unavailable: ${detail}`, code: "agent_unavailable" }, retryAfter);
+  new HttpError(
+    503,
+    { error: `Agent process unavailable: ${detail}`, code: "agent_unavailable" },
+    retryAfter,
+  );
 
 /** The agent answered a request with an error we do not map more precisely. */
 export const agentError = (message: string) => new HttpError(502, { error: message, code: "agent_error" });

@@ -8,7 +8,11 @@ export function reapIntervalMs(idleTimeoutMs: number): number {
   return Math.min(60_000, Math.max(1_000, Math.floor(idleTimeoutMs / 4)));
 }
 
-export function startIdleReaper(reap: (idleMs: number) => void, idleTimeoutMs: number, clock: Clock): IdleReaper {
+export function startIdleReaper(
+  reap: (idleMs: number) => void,
+  idleTimeoutMs: number,
+  clock: Clock,
+): IdleReaper {
   if (idleTimeoutMs <= 0) return { stop() {} };
   let timer: TimerHandle | undefined;
   let stopped = false;

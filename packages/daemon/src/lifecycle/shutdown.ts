@@ -20,6 +20,8 @@ export async function gracefulShutdown(parts: ShutdownParts): Promise<void> {
     server.close(() => resolve());
   });
   service.closeAll();
+  // Let the cancelled permission answers reach the child's pipe before it is signalled.
+  await new Promise((resolve) => setImmediate(resolve));
   await service.children.shutdown(graceMs);
   server.closeIdleConnections();
   const drop = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -40,7 +40,9 @@ export function installSignalHandlers(daemon: Stoppable, options: SignalHandlerO
       daemon.close().then(
         () => exit(0),
         (error: unknown) => {
-          log(`qwen serve: shutdown failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          log(
+            `qwen serve: shutdown failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
           exit(1);
         },
       );

@@ -22,7 +22,8 @@ export function coreSessionStore(qwenHome: string): SessionStore {
       if (!isValidSessionId(sessionId)) return undefined;
       const path = transcriptPath(qwenHome, cwd, sessionId);
       try {
-        const result = limit === undefined ? await readTranscript(path) : await readTranscriptTail(path, limit);
+        const result =
+          limit === undefined ? await readTranscript(path) : await readTranscriptTail(path, limit);
         return result.records;
       } catch (error) {
         if (error instanceof TranscriptNotFoundError) return undefined;

@@ -6,7 +6,8 @@ async function sessionWithEvents(count: number, ringSize = 8000) {
   const d = createTestDaemon({ eventRingSize: ringSize });
   const { sessionId } = await d.createSession();
   const bus = d.service.require(sessionId).bus;
-  for (let i = 0; i < count; i += 1) bus.publish("session_update", { sessionId, update: { sessionUpdate: "plan", n: i } });
+  for (let i = 0; i < count; i += 1)
+    bus.publish("session_update", { sessionId, update: { sessionUpdate: "plan", n: i } });
   return { d, sessionId };
 }
 
@@ -27,7 +28,12 @@ describe("GET /session/:id/events", () => {
     const frames = await readSseUntil(res, (f) => f.some((x) => x.event === "replay_complete"));
     const typed = frames.filter((f) => f.event !== undefined);
     expect(typed.map((f) => f.id)).toEqual([4, 5, undefined]);
-    expect(typed[0]?.data).toMatchObject({ id: 4, v: 1, type: "session_update", _meta: { serverTimestamp: expect.any(Number) } });
+    expect(typed[0]?.data).toMatchObject({
+      id: 4,
+      v: 1,
+      type: "session_update",
+      _meta: { serverTimestamp: expect.any(Number) },
+    });
     expect(typed[2]?.event).toBe("replay_complete");
   });
 
@@ -50,7 +56,9 @@ describe("GET /session/:id/events", () => {
       },
     });
     const { sessionId } = await d.createSession();
-    await d.request("POST", `/session/${sessionId}/prompt`, { body: { prompt: [{ type: "text", text: "ask" }] } });
+    await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text: "ask" }] },
+    });
     await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
     const late = await d.request("GET", `/session/${sessionId}/events`);
     const frames = await readSseUntil(late, (f) => f.some((x) => x.event === "permission_request"));
@@ -58,17 +66,22 @@ describe("GET /session/:id/events", () => {
     expect(request?.data?.data).toMatchObject({ sessionId, toolCall: { toolCallId: "call-q1" } });
     // With a cursor past the request, no snapshot is added (the ring is the source of truth then).
     const last = d.service.require(sessionId).bus.lastEventId;
-    const cursor = await d.request("GET", `/session/${sessionId}/events`, { headers: { "Last-Event-ID": String(last) } });
+    const cursor = await d.request("GET", `/session/${sessionId}/events`, {
+      headers: { "Last-Event-ID": String(last) },
+    });
     const replay = await readSseUntil(cursor, (f) => f.some((x) => x.event === "replay_complete"));
     expect(replay.some((f) => f.event === "permission_request")).toBe(false);
   });
 
-  it.each(["abc", "15", "2049", "-1", "16.5"])("rejects ?maxQueued=%s with 400 invalid_max_queued", async (value) => {
-    const { d, sessionId } = await sessionWithEvents(0);
-    const res = await d.request("GET", `/session/${sessionId}/events?maxQueued=${value}`);
-    expect(res.status).toBe(400);
-    expect((await res.json()).code).toBe("invalid_max_queued");
-  });
+  it.each(["abc", "15", "2049", "-1", "16.5"])(
+    "rejects ?maxQueued=%s with 400 invalid_max_queued",
+    async (value) => {
+      const { d, sessionId } = await sessionWithEvents(0);
+      const res = await d.request("GET", `/session/${sessionId}/events?maxQueued=${value}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).code).toBe("invalid_max_queued");
+    },
+  );
 
   it("accepts ?maxQueued in [16, 2048]", async () => {
     const { d, sessionId } = await sessionWithEvents(0);
@@ -83,7 +96,8 @@ describe("GET /session/:id/events", () => {
     const { d, sessionId } = await sessionWithEvents(0);
     const bus = d.service.require(sessionId).bus;
     const open: Response[] = [];
-    for (let i = 0; i < bus.maxSubscribers; i += 1) open.push(await d.request("GET", `/session/${sessionId}/events`));
+    for (let i = 0; i < bus.maxSubscribers; i += 1)
+      open.push(await d.request("GET", `/session/${sessionId}/events`));
     const res = await d.request("GET", `/session/${sessionId}/events`);
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toBe("5");

@@ -26,14 +26,17 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
         ...(lastEventId !== undefined ? { lastEventId } : {}),
         ...(epoch !== undefined ? { epoch } : {}),
         ...(maxQueued !== undefined ? { maxQueued } : {}),
-        ...(lastEventId === undefined ? { initial: service.mediator.pendingRequestEvents(session.sessionId) } : {}),
+        ...(lastEventId === undefined
+          ? { initial: service.mediator.pendingRequestEvents(session.sessionId) }
+          : {}),
         signal: c.req.raw.signal,
         heartbeatMs: options.heartbeatMs,
         clock: options.clock,
         onClose: () => session.touch(options.clock.now()),
       });
     } catch (error) {
-      if (error instanceof SubscriberLimitExceededError) throw subscriberLimitExceeded(error.message, error.limit);
+      if (error instanceof SubscriberLimitExceededError)
+        throw subscriberLimitExceeded(error.message, error.limit);
       throw error;
     }
     return new Response(body, {

@@ -30,7 +30,10 @@ describe("POST /session/:id/load", () => {
       data: { sessionId: "old", update: history[1] },
     });
     expect(typeof body.compactedReplay[0]._meta.serverTimestamp).toBe("number");
-    expect(d.agent.callsOf("session/load")[0]?.params).toMatchObject({ sessionId: "old", cwd: TEST_WORKSPACE });
+    expect(d.agent.callsOf("session/load")[0]?.params).toMatchObject({
+      sessionId: "old",
+      cwd: TEST_WORKSPACE,
+    });
 
     const events = await d.request("GET", "/session/old/events", { headers: { "Last-Event-ID": "3" } });
     expect(events.headers.get("X-Qwen-Event-Epoch")).toBe(body.eventEpoch);

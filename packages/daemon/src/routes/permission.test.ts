@@ -32,7 +32,9 @@ async function pendingPermission(options: { policy?: PermissionPolicy; clients?:
 describe("POST /session/:id/permission/:requestId", () => {
   it("200 {} resolves the request; the child gets the option; a second vote is 404 + already_resolved", async () => {
     const { d, sessionId, clients, requestId, answers } = await pendingPermission();
-    const events = await d.request("GET", `/session/${sessionId}/events`, { headers: { "Last-Event-ID": "0" } });
+    const events = await d.request("GET", `/session/${sessionId}/events`, {
+      headers: { "Last-Event-ID": "0" },
+    });
     const res = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
       body: select(),
       headers: { "X-Qwen-Client-Id": clients[0] as string },
@@ -41,10 +43,18 @@ describe("POST /session/:id/permission/:requestId", () => {
     expect(await res.json()).toEqual({});
     await waitFor(() => answers.length === 1, "answer at the child");
     expect(answers[0]).toEqual({ outcome: { outcome: "selected", optionId: "proceed_once" } });
-    const again = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, { body: select() });
+    const again = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
+      body: select(),
+    });
     expect(again.status).toBe(404);
-    expect(await again.json()).toEqual({ error: "No pending permission request for session", sessionId, requestId });
-    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "permission_already_resolved"));
+    expect(await again.json()).toEqual({
+      error: "No pending permission request for session",
+      sessionId,
+      requestId,
+    });
+    const frames = await readSseUntil(events, (f) =>
+      f.some((x) => x.event === "permission_already_resolved"),
+    );
     expect(frames.find((f) => f.event === "permission_resolved")?.data?.data).toMatchObject({
       requestId,
       outcome: { outcome: "selected", optionId: "proceed_once" },
@@ -55,14 +65,18 @@ describe("POST /session/:id/permission/:requestId", () => {
   it("404 for an unknown request id and for a request of another session", async () => {
     const { d, requestId } = await pendingPermission();
     const other = await (await d.request("POST", "/session", { body: { sessionScope: "thread" } })).json();
-    const res = await d.request("POST", `/session/${other.sessionId}/permission/${requestId}`, { body: select() });
+    const res = await d.request("POST", `/session/${other.sessionId}/permission/${requestId}`, {
+      body: select(),
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
       error: "No pending permission request for session",
       sessionId: other.sessionId,
       requestId,
     });
-    const unknown = await d.request("POST", `/session/${other.sessionId}/permission/nope`, { body: select() });
+    const unknown = await d.request("POST", `/session/${other.sessionId}/permission/nope`, {
+      body: select(),
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -90,7 +104,11 @@ describe("POST /session/:id/permission/:requestId", () => {
       body: select("delete_everything"),
     });
     expect(notOffered.status).toBe(400);
-    expect(await notOffered.json()).toMatchObject({ code: "invalid_option_id", requestId, optionId: "delete_everything" });
+    expect(await notOffered.json()).toMatchObject({
+      code: "invalid_option_id",
+      requestId,
+      optionId: "delete_everything",
+    });
   });
 
   it("400 invalid_client_id for a voter not registered on the session", async () => {
@@ -104,13 +122,20 @@ describe("POST /session/:id/permission/:requestId", () => {
   });
 
   it("403 designated_mismatch when another client votes under designated", async () => {
-    const { d, sessionId, clients, requestId } = await pendingPermission({ policy: "designated", clients: 2 });
+    const { d, sessionId, clients, requestId } = await pendingPermission({
+      policy: "designated",
+      clients: 2,
+    });
     const res = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
       body: select(),
       headers: { "X-Qwen-Client-Id": clients[1] as string },
     });
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: "permission_forbidden", reason: "designated_mismatch", requestId });
+    expect(await res.json()).toMatchObject({
+      code: "permission_forbidden",
+      reason: "designated_mismatch",
+      requestId,
+    });
   });
 
   it("local-only judges the socket address, never headers", async () => {
@@ -131,7 +156,9 @@ describe("POST /session/:id/permission/:requestId", () => {
 
   it("a consensus vote short of the quorum answers 200 and emits permission_partial_vote", async () => {
     const { d, sessionId, clients, requestId } = await pendingPermission({ policy: "consensus", clients: 3 });
-    const events = await d.request("GET", `/session/${sessionId}/events`, { headers: { "Last-Event-ID": "0" } });
+    const events = await d.request("GET", `/session/${sessionId}/events`, {
+      headers: { "Last-Event-ID": "0" },
+    });
     const res = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
       body: select(),
       headers: { "X-Qwen-Client-Id": clients[0] as string },

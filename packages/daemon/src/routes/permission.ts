@@ -15,7 +15,7 @@ async function parseVote(c: Context): Promise<PermissionVoteBody> {
   const parsed = PermissionVoteBody.safeParse(body);
   if (parsed.success) return parsed.data;
   if (parsed.error.issues.some((issue) => issue.path[0] === "answers")) {
-    throw invalidBody("`answers` must map question indexes (\"0\", \"1\", ...) to strings");
+    throw invalidBody('`answers` must map question indexes ("0", "1", ...) to strings');
   }
   throw invalidBody(INVALID_PERMISSION_OUTCOME_ERROR);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../events/manual-clock.js";
-import type { AgentPeer } from "../testing/scripted-agent.js";
 import { editRequest } from "../testing/question.js";
+import type { AgentPeer } from "../testing/scripted-agent.js";
 import { createTestDaemon, readSseUntil, waitFor } from "../testing/test-daemon.js";
 
 const text = (t: string) => ({ prompt: [{ type: "text", text: t }] });
@@ -28,7 +28,11 @@ describe("POST /session/:id/prompt", () => {
     });
     expect(res.status).toBe(202);
     const body = await res.json();
-    expect(body).toEqual({ promptId: expect.any(String), lastEventId: 0, eventEpoch: events.headers.get("X-Qwen-Event-Epoch") });
+    expect(body).toEqual({
+      promptId: expect.any(String),
+      lastEventId: 0,
+      eventEpoch: events.headers.get("X-Qwen-Event-Epoch"),
+    });
     const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "pending_prompt_completed"));
     const typed = frames.filter((f) => f.event !== undefined);
     expect(typed.map((f) => [f.id, f.event])).toEqual([
@@ -38,13 +42,16 @@ describe("POST /session/:id/prompt", () => {
       [4, "turn_complete"],
       [5, "pending_prompt_completed"],
     ]);
-    for (const f of typed) expect(f.data).toMatchObject({ v: 1, promptId: body.promptId, originatorClientId: clientId });
+    for (const f of typed)
+      expect(f.data).toMatchObject({ v: 1, promptId: body.promptId, originatorClientId: clientId });
     expect(typed[2]?.data?.data).toEqual({
       sessionId,
       update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: "hello" } },
     });
     expect(typed[3]?.data?.data).toEqual({ sessionId, stopReason: "end_turn", promptId: body.promptId });
-    expect(d.agent.callsOf("session/prompt")[0]?.params._meta).toEqual({ "qwen.daemon.promptId": body.promptId });
+    expect(d.agent.callsOf("session/prompt")[0]?.params._meta).toEqual({
+      "qwen.daemon.promptId": body.promptId,
+    });
   });
 
   it.each([
@@ -65,7 +72,9 @@ describe("POST /session/:id/prompt", () => {
   it.each([0, -5, 1.5, "100"])("rejects deadlineMs %o with 400 invalid_deadline_ms", async (deadlineMs) => {
     const d = createTestDaemon();
     const { sessionId } = await d.createSession();
-    const res = await d.request("POST", `/session/${sessionId}/prompt`, { body: { ...text("x"), deadlineMs } });
+    const res = await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { ...text("x"), deadlineMs },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       error: "`deadlineMs` must be a positive integer (milliseconds)",
@@ -113,7 +122,13 @@ describe("POST /session/:id/prompt", () => {
       pendingCount: 2,
     });
     const pending = await (await d.request("GET", `/session/${sessionId}/pending-prompts`)).json();
-    expect(pending.pendingPrompts.map((p: { promptId: string; state: string; text: string }) => [p.promptId, p.state, p.text])).toEqual([
+    expect(
+      pending.pendingPrompts.map((p: { promptId: string; state: string; text: string }) => [
+        p.promptId,
+        p.state,
+        p.text,
+      ]),
+    ).toEqual([
       [a.promptId, "running", "a"],
       [b.promptId, "queued", "b"],
     ]);
@@ -122,7 +137,10 @@ describe("POST /session/:id/prompt", () => {
     expect(d.agent.callsOf("session/prompt")).toHaveLength(1);
     gates[0]?.();
     await waitFor(() => gates.length === 2, "second prompt at the child");
-    expect((d.agent.callsOf("session/prompt")[1]?.params.prompt as unknown[])[0]).toEqual({ type: "text", text: "b" });
+    expect((d.agent.callsOf("session/prompt")[1]?.params.prompt as unknown[] | undefined)?.[0]).toEqual({
+      type: "text",
+      text: "b",
+    });
     gates[1]?.();
     await waitFor(() => d.service.require(sessionId).queue.pendingCount === 0, "queue drained");
   });
@@ -172,7 +190,9 @@ describe("POST /session/:id/cancel", () => {
     });
     const { sessionId } = await d.createSession();
     const events = await d.request("GET", `/session/${sessionId}/events`);
-    const { promptId } = await (await d.request("POST", `/session/${sessionId}/prompt`, { body: text("edit") })).json();
+    const { promptId } = await (
+      await d.request("POST", `/session/${sessionId}/prompt`, { body: text("edit") })
+    ).json();
     await waitFor(() => d.service.mediator.hasPending(sessionId), "permission request");
     const res = await d.request("POST", `/session/${sessionId}/cancel`, { body: {} });
     expect(res.status).toBe(204);
@@ -195,7 +215,9 @@ describe("POST /session/:id/cancel", () => {
 
 describe("POST /session/:id/continue", () => {
   it("runs an accepted continuation as a tracked prompt with the continue meta", async () => {
-    const d = createTestDaemon({ agent: { continueDecision: { accepted: true, interruption: "interrupted_turn" } } });
+    const d = createTestDaemon({
+      agent: { continueDecision: { accepted: true, interruption: "interrupted_turn" } },
+    });
     const { sessionId } = await d.createSession();
     const res = await d.request("POST", `/session/${sessionId}/continue`, { body: {} });
     expect(res.status).toBe(200);
@@ -209,12 +231,17 @@ describe("POST /session/:id/continue", () => {
     });
     await waitFor(() => d.agent.callsOf("session/prompt").length === 1, "continuation prompt");
     const sent = d.agent.callsOf("session/prompt")[0]?.params;
-    expect(sent?._meta).toEqual({ "qwen.daemon.continueLastTurn": true, "qwen.daemon.promptId": body.promptId });
+    expect(sent?._meta).toEqual({
+      "qwen.daemon.continueLastTurn": true,
+      "qwen.daemon.promptId": body.promptId,
+    });
     expect(sent?.prompt).toEqual([]);
   });
 
   it("reports a refusal, and an agent without the method, as accepted:false", async () => {
-    const refused = createTestDaemon({ agent: { continueDecision: { accepted: false, interruption: "none" } } });
+    const refused = createTestDaemon({
+      agent: { continueDecision: { accepted: false, interruption: "none" } },
+    });
     const a = await refused.createSession();
     const r1 = await (await refused.request("POST", `/session/${a.sessionId}/continue`, { body: {} })).json();
     expect(r1).toMatchObject({ accepted: false, interruption: "none", lastEventId: 0 });

@@ -7,13 +7,22 @@ import type { SessionService } from "../sessions/session-service.js";
 import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
 
 /** Validates a prompt body with the reference daemon's messages. */
-export function parsePromptBody(body: JsonObject): { prompt: ContentBlock[]; deadlineMs?: number; meta?: unknown } {
+export function parsePromptBody(body: JsonObject): {
+  prompt: ContentBlock[];
+  deadlineMs?: number;
+  meta?: unknown;
+} {
   const prompt = body.prompt;
   if (!Array.isArray(prompt) || prompt.length === 0) {
     throw invalidBody("`prompt` is required and must be a non-empty array of content blocks");
   }
   for (const block of prompt) {
-    if (typeof block !== "object" || block === null || Array.isArray(block) || typeof block.type !== "string") {
+    if (
+      typeof block !== "object" ||
+      block === null ||
+      Array.isArray(block) ||
+      typeof block.type !== "string"
+    ) {
       throw invalidBody("each `prompt` element must be an object (content block)");
     }
     if (block.type === "text" && typeof block.text !== "string") {
@@ -22,7 +31,8 @@ export function parsePromptBody(body: JsonObject): { prompt: ContentBlock[]; dea
   }
   const deadline = body.deadlineMs;
   if (deadline !== undefined && deadline !== null) {
-    if (typeof deadline !== "number" || !Number.isSafeInteger(deadline) || deadline <= 0) throw invalidDeadline();
+    if (typeof deadline !== "number" || !Number.isSafeInteger(deadline) || deadline <= 0)
+      throw invalidDeadline();
   }
   return {
     prompt: prompt as ContentBlock[],

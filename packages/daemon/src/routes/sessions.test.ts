@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTestDaemon, readSseUntil, TEST_WORKSPACE } from "../testing/test-daemon.js";
+import { questionRequest } from "../testing/question.js";
+import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 describe("POST /session", () => {
   it("creates a session with a daemon-minted client id", async () => {
@@ -83,7 +84,8 @@ describe("POST /session", () => {
     const d = createTestDaemon({
       store: {
         list: async () => [],
-        get: async (_cwd, id) => (id === "on-disk" ? { sessionId: id, createdAt: "x", updatedAt: "x" } : undefined),
+        get: async (_cwd, id) =>
+          id === "on-disk" ? { sessionId: id, createdAt: "x", updatedAt: "x" } : undefined,
         readRecords: async () => undefined,
       },
     });
@@ -164,7 +166,10 @@ describe("heartbeat, detach, DELETE", () => {
     const del = await d.request("DELETE", `/session/${sessionId}`);
     expect(del.status).toBe(204);
     const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "session_closed"));
-    expect(frames.find((f) => f.event === "session_closed")?.data?.data).toEqual({ sessionId, reason: "client" });
+    expect(frames.find((f) => f.event === "session_closed")?.data?.data).toEqual({
+      sessionId,
+      reason: "client",
+    });
     expect(d.agent.callsOf("session/close")).toHaveLength(1);
     const after = await d.request("GET", `/session/${sessionId}/status`);
     expect(after.status).toBe(404);
@@ -174,6 +179,29 @@ describe("heartbeat, detach, DELETE", () => {
       sessionId,
     });
     expect((await d.request("DELETE", `/session/${sessionId}`)).status).toBe(404);
+  });
+
+  it("DELETE resolves the session's waiting permission requests as session_closed", async () => {
+    const answers: Array<Record<string, unknown>> = [];
+    const d = createTestDaemon({
+      agent: {
+        prompt: async (params, peer) => {
+          answers.push(await peer.requestPermission(questionRequest(String(params.sessionId))));
+          return { stopReason: "end_turn" };
+        },
+      },
+    });
+    const { sessionId } = await d.createSession();
+    await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text: "q" }] },
+    });
+    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    expect((await d.request("DELETE", `/session/${sessionId}`)).status).toBe(204);
+    await waitFor(() => answers.length === 1, "answer at the child");
+    expect(answers[0]).toEqual({
+      outcome: { outcome: "cancelled" },
+      _meta: { "qwen.daemon.permissionCancelReason": "session_closed" },
+    });
   });
 
   it("every session route answers the exact 404 for an unknown session", async () => {
@@ -194,9 +222,17 @@ describe("heartbeat, detach, DELETE", () => {
       ["POST", "/session/nope/resume"],
     ];
     for (const [method, path] of routes) {
-      const res = await d.request(method, path, method === "POST" ? { body: { prompt: [{ type: "text", text: "x" }] } } : {});
+      const res = await d.request(
+        method,
+        path,
+        method === "POST" ? { body: { prompt: [{ type: "text", text: "x" }] } } : {},
+      );
       expect([path, res.status]).toEqual([path, 404]);
-      expect(await res.json()).toEqual({ error: 'No session with id "nope"', code: "session_not_found", sessionId: "nope" });
+      expect(await res.json()).toEqual({
+        error: 'No session with id "nope"',
+        code: "session_not_found",
+        sessionId: "nope",
+      });
     }
   });
 });

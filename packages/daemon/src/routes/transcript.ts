@@ -12,8 +12,10 @@ export function transcriptRoutes(service: SessionService): Hono {
     const sessionId = sessionIdOf(c);
     service.assertSessionId(sessionId);
     const limit = parseLimit(c.req.query("limit"));
-    const records = await service.store.readRecords(service.workspace, sessionId, limit);
-    if (records === undefined && service.registry.get(sessionId) === undefined) throw sessionNotFound(sessionId);
+    // `limit` counts events (a record can make several or none), so the whole transcript is read.
+    const records = await service.store.readRecords(service.workspace, sessionId);
+    if (records === undefined && service.registry.get(sessionId) === undefined)
+      throw sessionNotFound(sessionId);
     const events = transcriptEvents(sessionId, records ?? []);
     return c.json({ v: 1, sessionId, events: limit === undefined ? events : events.slice(-limit) });
   });

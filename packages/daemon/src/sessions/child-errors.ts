@@ -50,7 +50,11 @@ export function httpErrorFromChild(error: unknown, sessionId?: string): HttpErro
 export function turnErrorFromChild(error: unknown): TurnOutcome {
   if (error instanceof ChildGoneError) return { kind: "error", message: error.message, code: "session_died" };
   const rpc = asRpcError(error);
-  return { kind: "error", message: childErrorMessage(error), ...(rpc !== undefined ? { code: String(rpc.code) } : {}) };
+  return {
+    kind: "error",
+    message: childErrorMessage(error),
+    ...(rpc !== undefined ? { code: String(rpc.code) } : {}),
+  };
 }
 
 /** True when the child does not implement the method (JSON-RPC -32601). */

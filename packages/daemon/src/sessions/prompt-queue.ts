@@ -117,7 +117,10 @@ export class PromptQueue {
       queuedAt: entry.queuedAt,
     });
     if (a.deadlineMs !== undefined) {
-      entry.deadlineTimer = this.#host.clock.setTimeout(() => this.#deadline(entry, a.deadlineMs!), a.deadlineMs);
+      entry.deadlineTimer = this.#host.clock.setTimeout(
+        () => this.#deadline(entry, a.deadlineMs!),
+        a.deadlineMs,
+      );
     }
     this.#pump();
     return entry;

@@ -1,7 +1,7 @@
 // RESTORE-SPEC step 4 through the HTTP routes, against a scripted ACP peer.
 import { describe, expect, it } from "vitest";
-import type { AgentPeer } from "../testing/scripted-agent.js";
 import { questionRequest } from "../testing/question.js";
+import type { AgentPeer } from "../testing/scripted-agent.js";
 import { createTestDaemon, readSseUntil, waitFor } from "../testing/test-daemon.js";
 
 const HINT = { "qwen.daemon.restoreAskUserQuestion": true };
@@ -41,11 +41,18 @@ describe("restore admission (switch on)", () => {
     await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
     const prompt = d.agent.callsOf("session/prompt")[0]?.params;
     expect(prompt?.prompt).toEqual([]);
-    const promptId = (prompt?._meta as Record<string, unknown>)["qwen.daemon.promptId"];
-    expect(prompt?._meta).toEqual({ "qwen.daemon.restoreAskUserQuestion": true, "qwen.daemon.promptId": promptId });
+    const promptId = (prompt?._meta as Record<string, unknown> | undefined)?.["qwen.daemon.promptId"];
+    expect(prompt?._meta).toEqual({
+      "qwen.daemon.restoreAskUserQuestion": true,
+      "qwen.daemon.promptId": promptId,
+    });
 
     const status = await (await d.request("GET", "/session/s1/status")).json();
-    expect(status).toMatchObject({ isWaitingForUserQuestion: true, isWaitingForPermission: false, hasActivePrompt: true });
+    expect(status).toMatchObject({
+      isWaitingForUserQuestion: true,
+      isWaitingForPermission: false,
+      hasActivePrompt: true,
+    });
     const [interaction] = status.pendingInteractions;
     expect(interaction).toMatchObject({
       kind: "user_question",
@@ -62,7 +69,11 @@ describe("restore admission (switch on)", () => {
     const snapshot = await readSseUntil(events, (f) => f.some((x) => x.event === "permission_request"));
     const request = snapshot.find((x) => x.event === "permission_request");
     expect(request?.id).toBeUndefined();
-    expect(request?.data).toMatchObject({ type: "permission_request", promptId, originatorClientId: body.clientId });
+    expect(request?.data).toMatchObject({
+      type: "permission_request",
+      promptId,
+      originatorClientId: body.clientId,
+    });
 
     const vote = await d.request("POST", `/session/s1/permission/${interaction.requestId}`, {
       body: { outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Blue" } },
@@ -71,7 +82,10 @@ describe("restore admission (switch on)", () => {
     expect(vote.status).toBe(200);
     expect(await vote.json()).toEqual({});
     await waitFor(() => answers.length === 1, "answer at the child");
-    expect(answers[0]).toEqual({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Blue" } });
+    expect(answers[0]).toEqual({
+      outcome: { outcome: "selected", optionId: "proceed_once" },
+      answers: { "0": "Blue" },
+    });
     await waitFor(() => !d.service.require("s1").queue.promptActive, "restore turn to end");
   });
 
@@ -115,10 +129,40 @@ describe("restore admission (switch on)", () => {
   it("resume follows the same rules", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const d = createTestDaemon({ restoreAskUserQuestion: true, agent: restoringAgent(answers) });
-    const res = await d.request("POST", "/session/s1/resume", { body: {}, headers: { "X-Qwen-Client-Id": "client_a" } });
+    const res = await d.request("POST", "/session/s1/resume", {
+      body: {},
+      headers: { "X-Qwen-Client-Id": "client_a" },
+    });
     expect((await res.json()).hasActivePrompt).toBe(true);
     expect(d.agent.callsOf("session/resume")[0]?.params._meta ?? {}).not.toHaveProperty(SUPPRESS);
     await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
+  });
+});
+
+describe("restore admission on a busy session", () => {
+  it("is refused and logged; the load still succeeds", async () => {
+    const answers: Array<Record<string, unknown>> = [];
+    const agent = restoringAgent(answers);
+    const d = createTestDaemon({
+      restoreAskUserQuestion: true,
+      agent: {
+        ...agent,
+        // This daemon has no goal turns of its own; flagging one while the child replays makes the
+        // session busy at the moment the hint arrives, which is what the admission check guards.
+        load: async () => {
+          const loading = d.service.registry.getAny("s1");
+          if (loading !== undefined) loading.goalTurnActive = true;
+          return { _meta: HINT };
+        },
+      },
+    });
+    const res = await d.request("POST", "/session/s1/load", {
+      body: {},
+      headers: { "X-Qwen-Client-Id": "client_a" },
+    });
+    expect(res.status).toBe(200);
+    expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
+    expect(d.logs.some((l) => l.includes("refused") && l.includes("(busy)"))).toBe(true);
   });
 });
 
@@ -126,7 +170,10 @@ describe("restore admission (switch off)", () => {
   it("sends the suppress key and ignores a hint", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const d = createTestDaemon({ restoreAskUserQuestion: false, agent: restoringAgent(answers) });
-    const res = await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_a" } });
+    const res = await d.request("POST", "/session/s1/load", {
+      body: {},
+      headers: { "X-Qwen-Client-Id": "client_a" },
+    });
     expect(res.status).toBe(200);
     expect(d.agent.callsOf("session/load")[0]?.params._meta).toEqual({ [SUPPRESS]: true });
     expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
@@ -140,7 +187,9 @@ describe("forged daemon meta", () => {
     const { sessionId } = await d.createSession();
     const res = await d.request("POST", `/session/${sessionId}/prompt`, {
       body: {
-        prompt: [{ type: "text", text: "hi", _meta: { "qwen.daemon.restoreAskUserQuestion": true, keep: 1 } }],
+        prompt: [
+          { type: "text", text: "hi", _meta: { "qwen.daemon.restoreAskUserQuestion": true, keep: 1 } },
+        ],
         _meta: {
           "qwen.daemon.restoreAskUserQuestion": true,
           "qwen.daemon.promptId": "forged",

@@ -4,7 +4,12 @@
 import { randomUUID } from "node:crypto";
 import { isAbsolute, resolve } from "node:path";
 import { isValidSessionId } from "@qwen-daemon/core";
-import type { AcpChild, ChildDeath, PermissionRequestParams, PermissionResponse } from "../bridge/acp-child.js";
+import type {
+  AcpChild,
+  ChildDeath,
+  PermissionRequestParams,
+  PermissionResponse,
+} from "../bridge/acp-child.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
 import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
@@ -32,9 +37,9 @@ import {
   PROMPT_ID_META_KEY,
   REQUESTED_SESSION_ID_META_KEY,
   RESTORE_ASK_USER_QUESTION_META_KEY,
+  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
   stripBlockMeta,
   stripDaemonMeta,
-  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
 } from "./daemon-meta.js";
 import { LiveSession } from "./live-session.js";
 import { replayEvents } from "./load-replay.js";
@@ -113,7 +118,8 @@ export class SessionService {
       timeoutMs: options.permission.timeoutMs,
       clock: options.clock,
       emit: (sessionId, type, data, extra) => this.registry.getAny(sessionId)?.bus.publish(type, data, extra),
-      reportError: (error, context) => options.log(`qwen serve: permission mediator: ${context}: ${String(error)}`),
+      reportError: (error, context) =>
+        options.log(`qwen serve: permission mediator: ${context}: ${String(error)}`),
     });
     this.children = new ChildSupervisor({
       workspace: this.workspace,
@@ -189,7 +195,8 @@ export class SessionService {
       }
       return this.#attach(await this.#createSession(cwd, requestedId, false), requestedClientId, true);
     }
-    if (scope === "thread") return this.#attach(await this.#createSession(cwd, undefined, false), requestedClientId, true);
+    if (scope === "thread")
+      return this.#attach(await this.#createSession(cwd, undefined, false), requestedClientId, true);
     const existing = this.#defaultSession();
     if (existing !== undefined) return this.#attach(existing, requestedClientId, false);
     const creating = this.#creatingDefault;
@@ -220,7 +227,10 @@ export class SessionService {
     if (inFlight !== undefined) await inFlight.then(noop, noop);
     const live = this.registry.get(sessionId);
     if (live !== undefined) return this.#attachForRestore(action, live, requestedClientId, false);
-    return this.registry.trackRestore(sessionId, this.#restoreFromChild(action, sessionId, cwd, requestedClientId));
+    return this.registry.trackRestore(
+      sessionId,
+      this.#restoreFromChild(action, sessionId, cwd, requestedClientId),
+    );
   }
 
   #attachForRestore(
@@ -256,7 +266,8 @@ export class SessionService {
         requestedClientId,
         activity: session.activity,
       });
-      const meta = refusal === undefined ? undefined : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true };
+      const meta =
+        refusal === undefined ? undefined : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true };
       let response: { _meta?: Meta | null };
       try {
         response =
@@ -266,7 +277,8 @@ export class SessionService {
       } catch (error) {
         throw httpErrorFromChild(error, sessionId);
       }
-      if (session.phase === "ended") throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
+      if (session.phase === "ended")
+        throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
       const replay = action === "load" ? replayEvents(sessionId, session.collected) : [];
       session.collected.length = 0;
       session.replay = replay;
@@ -300,7 +312,9 @@ export class SessionService {
     });
     if (!decision.admit) {
       if (hint) {
-        this.#o.log(`qwen serve: restore of ask_user_question refused for ${session.sessionId} (${decision.reason})`);
+        this.#o.log(
+          `qwen serve: restore of ask_user_question refused for ${session.sessionId} (${decision.reason})`,
+        );
       }
       return false;
     }
@@ -324,7 +338,11 @@ export class SessionService {
     }
   }
 
-  async #createSession(cwd: string, requestedId: string | undefined, makeDefault: boolean): Promise<LiveSession> {
+  async #createSession(
+    cwd: string,
+    requestedId: string | undefined,
+    makeDefault: boolean,
+  ): Promise<LiveSession> {
     const release = this.registry.reserve();
     try {
       const child = await this.children.ensure();
@@ -361,7 +379,12 @@ export class SessionService {
       workspaceCwd: cwd,
       child,
       now: clock.now(),
-      bus: new SessionEventBus({ ringSize: this.#o.eventRingSize, clock }),
+      bus: new SessionEventBus({
+        ringSize: this.#o.eventRingSize,
+        clock,
+        reportError: (error, context) =>
+          this.#o.log(`qwen serve: event bus of ${sessionId}: ${context}: ${String(error)}`),
+      }),
       ...(this.#o.mintClientId !== undefined ? { mintClientId: this.#o.mintClientId } : {}),
     });
     session.queue = new PromptQueue({
@@ -471,7 +494,10 @@ export class SessionService {
     }
     try {
       const result = await session.child.prompt(session.sessionId, entry.prompt, entry.meta);
-      return { kind: "complete", stopReason: typeof result.stopReason === "string" ? result.stopReason : "end_turn" };
+      return {
+        kind: "complete",
+        stopReason: typeof result.stopReason === "string" ? result.stopReason : "end_turn",
+      };
     } catch (error) {
       return turnErrorFromChild(error);
     }
@@ -524,7 +550,9 @@ export class SessionService {
     const session =
       v.sessionId !== undefined
         ? this.require(v.sessionId)
-        : this.registry.live().find((s) => this.mediator.pending(s.sessionId).some((p) => p.requestId === v.requestId));
+        : this.registry
+            .live()
+            .find((s) => this.mediator.pending(s.sessionId).some((p) => p.requestId === v.requestId));
     if (session !== undefined) {
       this.assertClient(session, v.clientId);
       session.touch(this.#o.clock.now());
@@ -541,7 +569,10 @@ export class SessionService {
 
   // ---- clients -------------------------------------------------------------------------------
 
-  heartbeat(sessionId: string, clientId: string | undefined): { sessionId: string; clientId?: string; lastSeenAt: number } {
+  heartbeat(
+    sessionId: string,
+    clientId: string | undefined,
+  ): { sessionId: string; clientId?: string; lastSeenAt: number } {
     const session = this.require(sessionId);
     this.assertClient(session, clientId);
     const now = this.#o.clock.now();
@@ -574,14 +605,21 @@ export class SessionService {
       await session.child.closeSession(sessionId);
     } catch (error) {
       // Older agents have no session/close; the session is gone from the daemon either way.
-      if (!isMethodNotFound(error)) this.#o.log(`qwen serve: session/close for ${sessionId} failed: ${String(error)}`);
+      if (!isMethodNotFound(error))
+        this.#o.log(`qwen serve: session/close for ${sessionId} failed: ${String(error)}`);
     }
   }
 
   /** Ends every session (shutdown): pending permissions resolve as session_closed. */
   closeAll(): void {
     for (const session of this.registry.all()) {
-      this.#end(session, DaemonEventType.sessionClosed, { reason: "shutdown" }, "session_closed", "Daemon shutting down");
+      this.#end(
+        session,
+        DaemonEventType.sessionClosed,
+        { reason: "shutdown" },
+        "session_closed",
+        "Daemon shutting down",
+      );
     }
     this.mediator.dispose();
   }
@@ -600,16 +638,17 @@ export class SessionService {
     if (session.phase === "ended") return;
     const wasLive = session.phase === "live";
     this.registry.remove(session);
-    session.queue.failAll(turnCode, turnMessage);
+    // Permissions first: ending the turns would otherwise release them as agent_cancelled.
     this.mediator.cancelSession(session.sessionId, "session_closed");
+    session.queue.failAll(turnCode, turnMessage);
     if (wasLive) session.bus.publish(eventType, { sessionId: session.sessionId, ...data });
     session.bus.close();
   }
 
   #discard(session: LiveSession): void {
     this.registry.remove(session);
-    session.queue.failAll("session_closed", "Session load failed");
     this.mediator.cancelSession(session.sessionId, "session_closed");
+    session.queue.failAll("session_closed", "Session load failed");
     session.bus.close();
   }
 
@@ -636,7 +675,9 @@ export class SessionService {
       if (now - session.lastActivityAt < idleMs) continue;
       reaped.push(session.sessionId);
       this.#o.log(`qwen serve: closing idle session ${session.sessionId}`);
-      void this.close(session.sessionId, "idle_timeout");
+      this.close(session.sessionId, "idle_timeout").catch((error: unknown) => {
+        this.#o.log(`qwen serve: closing idle session ${session.sessionId} failed: ${String(error)}`);
+      });
     }
     return reaped;
   }
@@ -658,10 +699,15 @@ export class SessionService {
     );
   }
 
-  async #onPermissionRequest(params: PermissionRequestParams, signal: AbortSignal): Promise<PermissionResponse> {
+  async #onPermissionRequest(
+    params: PermissionRequestParams,
+    signal: AbortSignal,
+  ): Promise<PermissionResponse> {
     const session = this.registry.get(params.sessionId);
     if (session === undefined) {
-      this.#o.log(`qwen serve: permission request for unknown or loading session ${params.sessionId}; cancelled`);
+      this.#o.log(
+        `qwen serve: permission request for unknown or loading session ${params.sessionId}; cancelled`,
+      );
       return CANCELLED_SESSION_CLOSED;
     }
     const requestId = this.#newId();
@@ -694,9 +740,7 @@ function parseScope(scope: unknown): SessionScope {
 }
 
 function promptText(blocks: readonly ContentBlock[]): string {
-  return blocks
-    .flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : []))
-    .join("\n");
+  return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
 }
 
 function promptEnvelope(entry: QueuedPrompt): DaemonEventExtra {

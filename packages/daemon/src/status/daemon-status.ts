@@ -3,7 +3,10 @@ import type { SessionService } from "../sessions/session-service.js";
 
 export type StartupTimings = Record<string, number>;
 
-export function daemonStatus(service: SessionService, info: { startedAt: number; now: number; startup: StartupTimings }) {
+export function daemonStatus(
+  service: SessionService,
+  info: { startedAt: number; now: number; startup: StartupTimings },
+) {
   const memory = process.memoryUsage();
   return {
     v: 1,
@@ -20,6 +23,11 @@ export function daemonStatus(service: SessionService, info: { startedAt: number;
     },
     permissions: { policy: service.mediator.policy, pending: service.mediator.pendingCount },
     children: { spawned: service.children.spawnCount, running: service.children.describe() },
-    memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external },
+    memory: {
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      heapTotal: memory.heapTotal,
+      external: memory.external,
+    },
   };
 }

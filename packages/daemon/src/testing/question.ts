@@ -20,7 +20,11 @@ export function questionRequest(sessionId: string, toolCallId = "call-q1"): Reco
       title: "Ask user 1 question(s)",
       kind: "think",
       rawInput: { questions: QUESTIONS },
-      _meta: { toolName: "ask_user_question", qwenInteractionKind: "user_question", qwenQuestions: QUESTIONS },
+      _meta: {
+        toolName: "ask_user_question",
+        qwenInteractionKind: "user_question",
+        qwenQuestions: QUESTIONS,
+      },
     },
     options: [
       { optionId: "proceed_once", name: "Submit", kind: "allow_once" },

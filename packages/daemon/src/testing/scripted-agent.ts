@@ -69,7 +69,8 @@ export class ScriptedAgent {
     this.#cancels.set(sessionId, controller);
     return {
       update: (sid, update) => client.notify("session/update", { sessionId: sid, update }),
-      requestPermission: (params) => client.request<Record<string, unknown>>("session/request_permission", params),
+      requestPermission: (params) =>
+        client.request<Record<string, unknown>>("session/request_permission", params),
       cancelled: controller.signal,
     };
   }
@@ -117,7 +118,8 @@ export class ScriptedAgent {
       .onRequest("qwen/control/session/continue", raw, ({ params }) => {
         this.#record("qwen/control/session/continue", params);
         const decision = o.continueDecision ?? { accepted: false, interruption: "none" };
-        if (decision === "method_not_found") throw acp.RequestError.methodNotFound("qwen/control/session/continue");
+        if (decision === "method_not_found")
+          throw acp.RequestError.methodNotFound("qwen/control/session/continue");
         return decision;
       })
       .onNotification("session/cancel", raw, ({ params }) => {

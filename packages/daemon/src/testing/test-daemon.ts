@@ -28,12 +28,29 @@ export type TestDaemonOptions = {
   webRoot?: string;
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies in tests are asserted field by field
+export type JsonBody = any;
+
+/** A Response whose `json()` is typed for assertions. */
+export interface TestResponse extends Response {
+  json(): Promise<JsonBody>;
+}
+
+/** `res.json()` typed for assertions (for responses from `fetch`). */
+export function jsonOf(res: Response): Promise<JsonBody> {
+  return res.json();
+}
+
 export type TestDaemon = {
   app: Hono;
   service: SessionService;
   agent: ScriptedAgent;
   logs: string[];
-  request(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; env?: unknown }): Promise<Response>;
+  request(
+    method: string,
+    path: string,
+    init?: { body?: unknown; headers?: Record<string, string | undefined>; env?: unknown },
+  ): Promise<TestResponse>;
   /** POST /session and return its JSON. */
   createSession(body?: Record<string, unknown>): Promise<{ sessionId: string; clientId: string }>;
 };
@@ -72,13 +89,20 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     log,
   });
   const request: TestDaemon["request"] = (method, path, init = {}) => {
-    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(init.headers ?? {}))
+      if (value !== undefined) headers[name] = value;
     let body: string | undefined;
     if (init.body !== undefined) {
       body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
       headers["content-type"] ??= "application/json";
     }
-    return Promise.resolve(app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) }, init.env as never));
+    const response = app.request(
+      path,
+      { method, headers, ...(body !== undefined ? { body } : {}) },
+      init.env as never,
+    );
+    return Promise.resolve(response) as Promise<TestResponse>;
   };
   return {
     app,
@@ -94,7 +118,13 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   };
 }
 
-export type SseFrame = { id?: number; event?: string; data?: Record<string, unknown>; comment?: string; retry?: number };
+export type SseFrame = {
+  id?: number;
+  event?: string;
+  data?: Record<string, unknown>;
+  comment?: string;
+  retry?: number;
+};
 
 /** Parses SSE text into frames (comments and `retry:` included, so tests can assert them). */
 export function parseSse(text: string): SseFrame[] {
@@ -115,7 +145,10 @@ export function parseSse(text: string): SseFrame[] {
 }
 
 /** Reads an SSE response until `done(frames)` holds (or the stream ends), then cancels it. */
-export async function readSseUntil(res: Response, done: (frames: SseFrame[]) => boolean): Promise<SseFrame[]> {
+export async function readSseUntil(
+  res: Response,
+  done: (frames: SseFrame[]) => boolean,
+): Promise<SseFrame[]> {
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let text = "";

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import * as daemon from "./index.js";
+
+describe("@qwen-daemon/daemon public API", () => {
+  it("exports exactly these values", () => {
+    expect(Object.keys(daemon).sort()).toEqual(
+      [
+        "DEFAULT_HOSTNAME",
+        "DEFAULT_PORT",
+        "DaemonOptions",
+        "PermissionPolicy",
+        "SessionService",
+        "childArgv",
+        "coreSessionStore",
+        "createApp",
+        "emptySessionStore",
+        "forwardedChildFlags",
+        "installSignalHandlers",
+        "resolveDaemonOptions",
+        "spawnChannelFactory",
+        "startDaemon",
+      ].sort(),
+    );
+  });
+
+  it("forwards the daemon's switches to its children in a fixed order", () => {
+    expect(daemon.forwardedChildFlags({ experimentalLsp: true, restoreAskUserQuestion: true })).toEqual([
+      "--experimental-lsp",
+      "--restore-ask-user-question",
+    ]);
+    expect(daemon.forwardedChildFlags({ experimentalLsp: false, restoreAskUserQuestion: true })).toEqual([
+      "--restore-ask-user-question",
+    ]);
+    expect(daemon.forwardedChildFlags({ experimentalLsp: false, restoreAskUserQuestion: false })).toEqual([]);
+  });
+
+  it("builds the child argv as <command...> --acp <extra...>", () => {
+    expect(
+      daemon.childArgv(["node", "cli.js"], ["--experimental-lsp", "--restore-ask-user-question"]),
+    ).toEqual(["node", "cli.js", "--acp", "--experimental-lsp", "--restore-ask-user-question"]);
+  });
+});

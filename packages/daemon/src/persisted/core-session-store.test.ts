@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { transcriptPath } from "@qwen-daemon/core";
+import { describe, expect, it } from "vitest";
+import { coreSessionStore } from "./core-session-store.js";
+
+const cwd = "/work/project";
+
+function record(uuid: string, type: string, extra: Record<string, unknown>) {
+  return JSON.stringify({
+    uuid,
+    parentUuid: null,
+    sessionId: "s-1",
+    timestamp: "2025-01-01T00:00:00.000Z",
+    cwd,
+    version: "1",
+    type,
+    ...extra,
+  });
+}
+
+function home(): string {
+  const root = mkdtempSync(join(tmpdir(), "qwen-home-"));
+  const path = transcriptPath(root, cwd, "s-1");
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(
+    path,
+    `${[
+      record("u1", "user", { message: { role: "user", parts: [{ text: "first question" }] } }),
+      record("u2", "assistant", { message: { role: "model", parts: [{ text: "answer" }] } }),
+    ].join("\n")}\n{"torn":`,
+  );
+  return root;
+}
+
+describe("coreSessionStore", () => {
+  it("lists, gets and reads persisted sessions through core", async () => {
+    const store = coreSessionStore(home());
+    const [session] = await store.list(cwd);
+    expect(session).toMatchObject({ sessionId: "s-1", displayName: "first question" });
+    expect(await store.get(cwd, "s-1")).toMatchObject({ sessionId: "s-1" });
+    expect((await store.readRecords(cwd, "s-1"))?.map((r) => r.uuid)).toEqual(["u1", "u2"]);
+    expect((await store.readRecords(cwd, "s-1", 1))?.map((r) => r.uuid)).toEqual(["u2"]);
+  });
+
+  it("answers undefined for unknown or invalid ids without touching other paths", async () => {
+    const store = coreSessionStore(home());
+    expect(await store.get(cwd, "nope")).toBeUndefined();
+    expect(await store.readRecords(cwd, "nope")).toBeUndefined();
+    expect(await store.readRecords(cwd, "../../etc/passwd")).toBeUndefined();
+    expect(await store.list("/no/such/project")).toEqual([]);
+  });
+});

@@ -1,0 +1,235 @@
+import type { TranscriptRecord } from "@qwen-daemon/core";
+import { describe, expect, it } from "vitest";
+import { memoryStore } from "../testing/memory-store.js";
+import { editRequest, questionRequest } from "../testing/question.js";
+import { createTestDaemon, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
+
+const onDisk = [
+  {
+    sessionId: "disk-old",
+    createdAt: "2025-01-01T00:00:00.000Z",
+    updatedAt: "2025-01-02T00:00:00.000Z",
+    displayName: "old one",
+  },
+  { sessionId: "disk-new", createdAt: "2025-02-01T00:00:00.000Z", updatedAt: "2025-02-02T00:00:00.000Z" },
+];
+const encoded = encodeURIComponent(TEST_WORKSPACE);
+
+describe("GET /session/:id/status", () => {
+  it("projects a live session waiting for a question and an edit permission", async () => {
+    let step = 0;
+    const d = createTestDaemon({
+      agent: {
+        prompt: async (params, peer) => {
+          const sid = String(params.sessionId);
+          step += 1;
+          await Promise.all([
+            peer.requestPermission(questionRequest(sid)),
+            peer.requestPermission(editRequest(sid)),
+          ]);
+          return { stopReason: "end_turn" };
+        },
+      },
+    });
+    const { sessionId } = await d.createSession();
+    const idle = await (await d.request("GET", `/session/${sessionId}/status`)).json();
+    expect(idle).toMatchObject({
+      sessionId,
+      workspaceCwd: TEST_WORKSPACE,
+      clientCount: 1,
+      hasActivePrompt: false,
+      activeWorkState: "idle",
+      isWaitingForPermission: false,
+      isWaitingForUserQuestion: false,
+      pendingInteractionCount: 0,
+      hasTurnError: false,
+      pendingInteractions: [],
+    });
+    await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text: "go" }] },
+    });
+    await waitFor(() => d.service.mediator.pending(sessionId).length === 2, "two requests");
+    expect(step).toBe(1);
+    const busy = await (await d.request("GET", `/session/${sessionId}/status`)).json();
+    expect(busy).toMatchObject({
+      hasActivePrompt: true,
+      activeWorkState: "active",
+      isWaitingForPermission: true,
+      isWaitingForUserQuestion: true,
+      pendingInteractionCount: 2,
+    });
+    const [question, edit] = busy.pendingInteractions;
+    expect(question).toEqual({
+      requestId: expect.any(String),
+      kind: "user_question",
+      createdAt: expect.any(String),
+      title: "Ask user 1 question(s)",
+      questions: [
+        {
+          question: "Which color?",
+          header: "Color",
+          options: [
+            { label: "Red", description: "warm" },
+            { label: "Blue", description: "cool" },
+          ],
+          multiSelect: false,
+          answerKey: "0",
+        },
+      ],
+      options: [
+        { optionId: "proceed_once", label: "Submit", kind: "allow_once" },
+        { optionId: "cancel", label: "Cancel", kind: "reject_once" },
+      ],
+    });
+    expect(edit).toEqual({
+      requestId: expect.any(String),
+      kind: "permission",
+      createdAt: expect.any(String),
+      action: {
+        type: "edit",
+        title: "Write notes.txt",
+        content: [{ type: "diff", path: "/w/notes.txt", oldText: null, newText: "hi" }],
+        locations: [{ path: "/w/notes.txt" }],
+        input: { path: "notes.txt", content: "hi" },
+      },
+      options: [
+        { optionId: "proceed_always", label: "Allow All Edits", kind: "allow_always" },
+        { optionId: "proceed_once", label: "Allow", kind: "allow_once" },
+        { optionId: "cancel", label: "Reject", kind: "reject_once" },
+      ],
+    });
+  });
+
+  it("reports a turn error until the next turn", async () => {
+    const d = createTestDaemon({
+      agent: {
+        prompt: async () => {
+          throw new Error("model exploded");
+        },
+      },
+    });
+    const { sessionId } = await d.createSession();
+    await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text: "go" }] },
+    });
+    await waitFor(() => d.service.require(sessionId).turnError !== undefined, "turn error");
+    const status = await (await d.request("GET", `/session/${sessionId}/status`)).json();
+    expect(status.hasTurnError).toBe(true);
+    expect(status.turnError).toMatchObject({ message: expect.stringContaining("model exploded") });
+  });
+
+  it("a session only on disk shows clientCount 0 and no activity; bad ids are 400", async () => {
+    const d = createTestDaemon({ store: memoryStore(onDisk) });
+    const res = await d.request("GET", "/session/disk-old/status");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      sessionId: "disk-old",
+      live: false,
+      clientCount: 0,
+      hasActivePrompt: false,
+      isWaitingForUserQuestion: false,
+      displayName: "old one",
+      pendingInteractions: [],
+    });
+    expect((await d.request("GET", "/session/..%2Fescape/status")).status).toBe(400);
+  });
+});
+
+describe("GET /workspace/:cwd/sessions", () => {
+  it("merges live sessions over persisted ones, newest first", async () => {
+    const d = createTestDaemon({ store: memoryStore([...onDisk, { ...onDisk[0]!, sessionId: "sess-1" }]) });
+    await d.createSession();
+    const res = await d.request("GET", `/workspace/${encoded}/sessions`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.sessions.map((s: { sessionId: string; live: boolean }) => [s.sessionId, s.live])).toEqual([
+      ["sess-1", true],
+      ["disk-new", false],
+      ["disk-old", false],
+    ]);
+    expect(body.nextCursor).toBeUndefined();
+  });
+
+  it("paginates with size and an opaque cursor", async () => {
+    const d = createTestDaemon({ store: memoryStore(onDisk) });
+    const page1 = await (await d.request("GET", `/workspace/${encoded}/sessions?size=1`)).json();
+    expect(page1.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual(["disk-new"]);
+    expect(typeof page1.nextCursor).toBe("string");
+    const page2 = await (
+      await d.request("GET", `/workspace/${encoded}/sessions?size=1&cursor=${page1.nextCursor}`)
+    ).json();
+    expect(page2.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual(["disk-old"]);
+    expect(page2.nextCursor).toBeUndefined();
+  });
+
+  it("400 for bad size, bad cursor, a relative cwd or another workspace", async () => {
+    const d = createTestDaemon();
+    expect((await d.request("GET", `/workspace/${encoded}/sessions?size=0`)).status).toBe(400);
+    expect((await d.request("GET", `/workspace/${encoded}/sessions?size=abc`)).status).toBe(400);
+    expect((await d.request("GET", `/workspace/${encoded}/sessions?cursor=zzz`)).status).toBe(400);
+    expect((await d.request("GET", "/workspace/relative/sessions")).status).toBe(400);
+    const other = await d.request("GET", `/workspace/${encodeURIComponent("/elsewhere")}/sessions`);
+    expect(other.status).toBe(400);
+    expect((await other.json()).code).toBe("workspace_mismatch");
+  });
+});
+
+describe("GET /session/:id/transcript", () => {
+  const base = { parentUuid: null, sessionId: "disk-old", cwd: TEST_WORKSPACE, version: "1" };
+  const records: TranscriptRecord[] = [
+    {
+      ...base,
+      uuid: "u1",
+      timestamp: "2025-01-01T00:00:00.000Z",
+      type: "user",
+      message: { role: "user", parts: [{ text: "hi" }] },
+    },
+    {
+      ...base,
+      uuid: "u2",
+      timestamp: "2025-01-01T00:00:01.000Z",
+      type: "assistant",
+      message: {
+        role: "model",
+        parts: [{ text: "hello" }, { functionCall: { id: "c1", name: "ls", args: {} } }],
+      },
+    },
+    {
+      ...base,
+      uuid: "u3",
+      timestamp: "2025-01-01T00:00:02.000Z",
+      type: "tool_result",
+      message: {
+        role: "user",
+        parts: [{ functionResponse: { id: "c1", name: "ls", response: { output: "a b" } } }],
+      },
+    },
+    { ...base, uuid: "u4", timestamp: "2025-01-01T00:00:03.000Z", type: "system", subtype: "turn_result" },
+  ];
+
+  it("returns persisted history as session_update events", async () => {
+    const d = createTestDaemon({ store: memoryStore(onDisk, { "disk-old": records }) });
+    const res = await d.request("GET", "/session/disk-old/transcript");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.v).toBe(1);
+    expect(body.sessionId).toBe("disk-old");
+    expect(
+      body.events.map((e: { data: { update: { sessionUpdate: string } } }) => e.data.update.sessionUpdate),
+    ).toEqual(["user_message_chunk", "agent_message_chunk", "tool_call", "tool_call_update"]);
+    expect(body.events[3].data.update).toMatchObject({ toolCallId: "c1", status: "completed" });
+    const limited = await (await d.request("GET", "/session/disk-old/transcript?limit=2")).json();
+    expect(limited.events).toHaveLength(2);
+  });
+
+  it("400 for a bad limit or id, 404 for an unknown session", async () => {
+    const d = createTestDaemon({ store: memoryStore(onDisk, { "disk-old": records }) });
+    for (const limit of ["0", "501", "x"]) {
+      const res = await d.request("GET", `/session/disk-old/transcript?limit=${limit}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).code).toBe("invalid_transcript_limit");
+    }
+    expect((await d.request("GET", "/session/a..b/transcript")).status).toBe(400);
+    expect((await d.request("GET", "/session/unknown/transcript")).status).toBe(404);
+  });
+});

@@ -1,0 +1,187 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { emptySessionStore } from "./persisted/session-store.js";
+import { type RunningDaemon, startDaemon } from "./server.js";
+import { questionRequest } from "./testing/question.js";
+import { ScriptedAgent } from "./testing/scripted-agent.js";
+import { jsonOf, parseSse, waitFor } from "./testing/test-daemon.js";
+
+const running: RunningDaemon[] = [];
+
+/** True while `pid` exists and is not a zombie (an orphan's zombie may linger if init does not reap). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((d) => d.close()));
+});
+
+async function start(overrides: Record<string, unknown> = {}, agent = new ScriptedAgent()) {
+  const logs: string[] = [];
+  const daemon = await startDaemon(
+    {
+      port: 0,
+      workspace: "/work/test-workspace",
+      childCommand: ["unused"],
+      qwenHome: "/tmp/qwen-home-unused",
+      log: (l) => logs.push(l),
+      ...overrides,
+    },
+    { channelFactory: agent.factory, store: emptySessionStore(), shutdownGraceMs: 2000 },
+  );
+  running.push(daemon);
+  return { daemon, logs, agent };
+}
+
+describe("startDaemon", () => {
+  it("listens on an ephemeral loopback port and answers /health", async () => {
+    const { daemon } = await start();
+    expect(daemon.hostname).toBe("127.0.0.1");
+    expect(daemon.port).toBeGreaterThan(0);
+    expect(daemon.url).toBe(`http://127.0.0.1:${daemon.port}`);
+    expect(daemon.token).toBeUndefined();
+    const res = await fetch(`${daemon.url}/health`);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("generates and logs a token for --require-auth on loopback, and enforces it", async () => {
+    const { daemon, logs } = await start({ requireAuth: true });
+    expect(daemon.tokenGenerated).toBe(true);
+    expect(logs.some((l) => l.includes(daemon.token as string))).toBe(true);
+    expect((await fetch(`${daemon.url}/capabilities`)).status).toBe(401);
+    const ok = await fetch(`${daemon.url}/capabilities`, {
+      headers: { Authorization: `Bearer ${daemon.token}` },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("refuses a foreign Host header over a real socket", async () => {
+    const { daemon } = await start();
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: "127.0.0.1", port: daemon.port, path: "/health", headers: { Host: "evil.example" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it("drops connections beyond --max-connections", async () => {
+    const { daemon } = await start({ maxConnections: 1 });
+    const session = await jsonOf(
+      await fetch(`${daemon.url}/session`, { method: "POST", body: "{}", headers: { Connection: "close" } }),
+    );
+    const events = await fetch(`${daemon.url}/session/${session.sessionId}/events`);
+    expect(events.status).toBe(200);
+    await expect(fetch(`${daemon.url}/health`, { headers: { Connection: "close" } })).rejects.toThrow();
+    await events.body?.cancel();
+  });
+
+  it("releases an SSE subscription when the client disconnects", async () => {
+    const { daemon } = await start();
+    const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
+    const bus = daemon.service.require(session.sessionId).bus;
+    const abort = new AbortController();
+    const events = await fetch(`${daemon.url}/session/${session.sessionId}/events`, { signal: abort.signal });
+    expect(events.status).toBe(200);
+    expect(bus.subscriberCount).toBe(1);
+    abort.abort();
+    await waitFor(() => bus.subscriberCount === 0, "subscription released");
+  });
+
+  it("reports a port that is taken", async () => {
+    const { daemon } = await start();
+    await expect(
+      startDaemon({ port: daemon.port, childCommand: ["x"], qwenHome: "/tmp/q", log: () => undefined }),
+    ).rejects.toThrow(/cannot listen/);
+  });
+
+  it("graceful close: pending permissions resolve as session_closed, SSE ends, the child is stopped", async () => {
+    const answers: Array<Record<string, unknown>> = [];
+    const agent = new ScriptedAgent({
+      prompt: async (params, peer) => {
+        answers.push(await peer.requestPermission(questionRequest(String(params.sessionId))));
+        return { stopReason: "end_turn" };
+      },
+    });
+    const { daemon } = await start({}, agent);
+    const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
+    const events = await fetch(`${daemon.url}/session/${session.sessionId}/events`);
+    await fetch(`${daemon.url}/session/${session.sessionId}/prompt`, {
+      method: "POST",
+      body: JSON.stringify({ prompt: [{ type: "text", text: "ask" }] }),
+    });
+    await waitFor(() => daemon.service.mediator.hasPending(session.sessionId), "question");
+    await daemon.close();
+    expect(answers[0]).toEqual({
+      outcome: { outcome: "cancelled" },
+      _meta: { "qwen.daemon.permissionCancelReason": "session_closed" },
+    });
+    const frames = parseSse(await events.text());
+    expect(frames.at(-1)?.event).toBe("session_closed");
+    expect(frames.at(-1)?.data?.data).toMatchObject({ reason: "shutdown" });
+    await expect(fetch(`${daemon.url}/health`)).rejects.toThrow();
+  });
+});
+
+describe("real child process", () => {
+  const tsx = createRequire(import.meta.url).resolve("tsx");
+  const fixture = fileURLToPath(new URL("./testing/fixtures/stdio-agent.ts", import.meta.url));
+
+  it("spawns the child with --acp, forwards redacted stderr and ends its whole process tree", async () => {
+    const logs: string[] = [];
+    const daemon = await startDaemon(
+      {
+        port: 0,
+        workspace: "/tmp",
+        childCommand: [process.execPath, "--import", tsx, fixture],
+        qwenHome: "/tmp/qwen-home-unused",
+        restoreAskUserQuestion: true,
+        log: (l) => logs.push(l),
+      },
+      { store: emptySessionStore(), shutdownGraceMs: 2000 },
+    );
+    running.push(daemon);
+    const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
+    expect(session.sessionId).toMatch(/^stdio-\d+$/);
+    const events = await fetch(`${daemon.url}/session/${session.sessionId}/events`);
+    await fetch(`${daemon.url}/session/${session.sessionId}/prompt`, {
+      method: "POST",
+      body: JSON.stringify({ prompt: [{ type: "text", text: "go" }] }),
+    });
+    let text = "";
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    while (!text.includes("turn_complete")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const grandchild = Number(/grandchild (\d+)/.exec(text)?.[1]);
+    expect(grandchild).toBeGreaterThan(0);
+    expect(isRunning(grandchild)).toBe(true);
+    await waitFor(() => logs.some((l) => l.includes("stdio-agent ready")), "stderr forwarded");
+    expect(logs.filter((l) => l.includes("stdio-agent args"))).toEqual([
+      expect.stringMatching(/stdio-agent args: --acp --restore-ask-user-question$/),
+    ]);
+    const ready = logs.find((l) => l.includes("stdio-agent ready")) as string;
+    expect(ready).toMatch(/^\[acp-child \d+\] /);
+    expect(ready).toContain("OPENAI_API_KEY=[REDACTED]");
+    expect(ready).not.toContain("sk-test");
+    await daemon.close();
+    await waitFor(() => !isRunning(grandchild), "grandchild gone");
+  });
+});
