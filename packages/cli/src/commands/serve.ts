@@ -79,7 +79,8 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
     `  policy:     ${flags.permissionPolicy}`,
     `  restore ask_user_question: ${flags.restoreAskUserQuestion ? "on" : "off (--restore-ask-user-question to enable)"}`,
   ];
-  if (daemon.generatedToken) lines.push(`  token (generated, shown once): ${daemon.generatedToken}`);
+  // A generated token has already been printed once, on stderr, by the daemon itself.
+  lines.push(`  auth:       ${daemon.token ? "bearer token required" : "none (loopback only)"}`);
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 

@@ -43,6 +43,7 @@ export interface ChildHandlers {
 export type ChildDeath = ChildExit & { reason: string };
 
 export const CONTINUE_METHOD = "qwen/control/session/continue";
+export const DRAIN_MID_TURN_QUEUE_METHOD = "craft/drainMidTurnQueue";
 
 export class AcpChild {
   readonly channel: ChildChannel;
@@ -63,6 +64,17 @@ export class AcpChild {
       )
       .onRequest(methods.requestPermission, PermissionRequestParams, ({ params, signal }) =>
         handlers.requestPermission(params, signal),
+      )
+      // Interop: the reference child asks this after every tool result. This daemon has no mid-turn
+      // message queue, so the answer is always "nothing queued" (cleaner than -32601, which it logs).
+      .onRequest(
+        DRAIN_MID_TURN_QUEUE_METHOD,
+        (p: unknown) => p,
+        () => ({
+          messages: [],
+          items: [],
+          hasQueuedPrompt: false,
+        }),
       );
     this.#connection = app.connect(acp.ndJsonStream(channel.input, channel.output));
     const closed = this.#connection.closed.then(

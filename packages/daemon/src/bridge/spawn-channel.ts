@@ -37,6 +37,20 @@ export function spawnChannelFactory(options: SpawnChannelOptions): ChannelFactor
     spawnChannel(childArgv(options.command, options.extraArgs), workspace, options.env);
 }
 
+/**
+ * The environment a child gets by default: the daemon's own, minus the daemon's bearer token and the
+ * reference implementation's private capability variables (a child must not inherit the daemon's secrets).
+ */
+export function childEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || name === "QWEN_SERVER_TOKEN" || name.startsWith("QWEN_CODE_PRIVATE_"))
+      continue;
+    out[name] = value;
+  }
+  return out;
+}
+
 function spawnChannel(
   argv: readonly string[],
   cwd: string,
@@ -45,7 +59,7 @@ function spawnChannel(
   const [program, ...args] = argv as [string, ...string[]];
   const child = spawn(program, args, {
     cwd,
-    env: env ?? process.env,
+    env: env ?? childEnvironment(),
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });

@@ -56,7 +56,8 @@ export function capabilitiesDocument(info: CapabilitiesInfo) {
     workspaceCwd: info.workspaceCwd,
     transports: ["rest"],
     policy: { permission: info.permissionPolicy },
-    limits: info.limits,
+    // maxSessionsPerWorkspace: the reference daemon's name for the same limit (one workspace here).
+    limits: { ...info.limits, maxSessionsPerWorkspace: info.limits.maxSessions },
   };
 }
 

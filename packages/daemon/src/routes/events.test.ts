@@ -18,6 +18,7 @@ describe("GET /session/:id/events", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     expect(res.headers.get("X-Qwen-Event-Epoch")).toBe(d.service.require(sessionId).bus.epoch);
+    expect(res.headers.get("X-Qwen-SSE-Stream-Id")).toMatch(/^[0-9a-f-]{36}$/);
     const frames = await readSseUntil(res, (f) => f.length >= 1);
     expect(frames[0]).toEqual({ retry: 3000 });
   });

@@ -1,6 +1,7 @@
 // GET /session/:id/events: the session's SSE stream. With Last-Event-ID the ring replays after it;
 // without one, the currently pending permission requests come first, so a late client never misses a
-// question that is waiting.
+// question that is waiting. X-Qwen-Client-Id is not checked here (like the reference): reading is harmless.
+import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import type { Clock } from "../events/clock.js";
 import { SubscriberLimitExceededError } from "../events/event-bus.js";
@@ -8,14 +9,13 @@ import { MAX_MAX_QUEUED, MIN_MAX_QUEUED } from "../events/index.js";
 import { streamEvents } from "../events/sse.js";
 import { invalidMaxQueued, subscriberLimitExceeded } from "../http/errors.js";
 import type { SessionService } from "../sessions/session-service.js";
-import { clientIdOf, sessionIdOf } from "./request.js";
+import { sessionIdOf } from "./request.js";
 
 export type EventRouteOptions = { clock: Clock; heartbeatMs: number };
 
 export function eventRoutes(service: SessionService, options: EventRouteOptions): Hono {
   return new Hono().get("/session/:id/events", (c) => {
     const session = service.require(sessionIdOf(c));
-    clientIdOf(c);
     const maxQueued = parseMaxQueued(c.req.query("maxQueued"));
     const lastEventId = parseLastEventId(c.req.header("last-event-id"));
     const epoch = parseEpoch(c.req.header("x-qwen-event-epoch"));
@@ -47,6 +47,7 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
         Connection: "keep-alive",
         "X-Accel-Buffering": "no",
         "X-Qwen-Event-Epoch": session.bus.epoch,
+        "X-Qwen-SSE-Stream-Id": randomUUID(),
       },
     });
   });

@@ -38,8 +38,8 @@ describe("POST /session/:id/load", () => {
     const events = await d.request("GET", "/session/old/events", { headers: { "Last-Event-ID": "3" } });
     expect(events.headers.get("X-Qwen-Event-Epoch")).toBe(body.eventEpoch);
     await d.request("POST", "/session/old/prompt", { body: { prompt: [{ type: "text", text: "next" }] } });
-    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "pending_prompt_added"));
-    expect(frames.find((f) => f.event === "pending_prompt_added")?.id).toBe(4);
+    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "session_update"));
+    expect(frames.find((f) => f.event === "session_update")?.id).toBe(4);
   });
 
   it("a second load of a live session attaches without asking the child again", async () => {

@@ -33,22 +33,24 @@ describe("POST /session/:id/prompt", () => {
       lastEventId: 0,
       eventEpoch: events.headers.get("X-Qwen-Event-Epoch"),
     });
-    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "pending_prompt_completed"));
+    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "turn_complete"));
     const typed = frames.filter((f) => f.event !== undefined);
+    // A prompt that starts at once gets no pending_prompt_* events (like the reference daemon).
     expect(typed.map((f) => [f.id, f.event])).toEqual([
-      [1, "pending_prompt_added"],
-      [2, "pending_prompt_started"],
-      [3, "session_update"],
-      [4, "turn_complete"],
-      [5, "pending_prompt_completed"],
+      [1, "session_update"],
+      [2, "turn_complete"],
     ]);
     for (const f of typed)
       expect(f.data).toMatchObject({ v: 1, promptId: body.promptId, originatorClientId: clientId });
-    expect(typed[2]?.data?.data).toEqual({
+    expect(typed[0]?.data?.data).toEqual({
       sessionId,
-      update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: "hello" } },
+      update: {
+        sessionUpdate: "user_message_chunk",
+        content: { type: "text", text: "hello" },
+        _meta: { serverTimestamp: expect.any(Number), source: "bridge-echo" },
+      },
     });
-    expect(typed[3]?.data?.data).toEqual({ sessionId, stopReason: "end_turn", promptId: body.promptId });
+    expect(typed[1]?.data?.data).toEqual({ sessionId, stopReason: "end_turn", promptId: body.promptId });
     expect(d.agent.callsOf("session/prompt")[0]?.params._meta).toEqual({
       "qwen.daemon.promptId": body.promptId,
     });
@@ -109,6 +111,7 @@ describe("POST /session/:id/prompt", () => {
     const { gates, script } = gatedPrompts();
     const d = createTestDaemon({ maxPendingPromptsPerSession: 2, agent: { prompt: script } });
     const { sessionId } = await d.createSession();
+    const events = await d.request("GET", `/session/${sessionId}/events`);
     const a = await (await d.request("POST", `/session/${sessionId}/prompt`, { body: text("a") })).json();
     const b = await (await d.request("POST", `/session/${sessionId}/prompt`, { body: text("b") })).json();
     const full = await d.request("POST", `/session/${sessionId}/prompt`, { body: text("c") });
@@ -143,6 +146,21 @@ describe("POST /session/:id/prompt", () => {
     });
     gates[1]?.();
     await waitFor(() => d.service.require(sessionId).queue.pendingCount === 0, "queue drained");
+    // Only the prompt that waited is announced as pending.
+    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "pending_prompt_completed"));
+    const pendingEvents = frames.filter((f) => f.event?.startsWith("pending_prompt"));
+    expect(pendingEvents.map((f) => [f.event, f.data?.promptId])).toEqual([
+      ["pending_prompt_added", b.promptId],
+      ["pending_prompt_started", b.promptId],
+      ["pending_prompt_completed", b.promptId],
+    ]);
+    expect(pendingEvents[0]?.data?.data).toEqual({
+      sessionId,
+      text: "b",
+      queuedAt: expect.any(Number),
+      promptId: b.promptId,
+    });
+    expect(pendingEvents[2]?.data?.data).toEqual({ sessionId, state: "completed", promptId: b.promptId });
   });
 
   it("on deadline expiry reports turn_error prompt_deadline_exceeded and cancels the running turn", async () => {
@@ -156,7 +174,7 @@ describe("POST /session/:id/prompt", () => {
     ).json();
     await waitFor(() => d.agent.callsOf("session/prompt").length === 1, "prompt at the child");
     clock.advance(50);
-    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "pending_prompt_completed"));
+    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "turn_error"));
     const error = frames.find((f) => f.event === "turn_error");
     expect(error?.data?.data).toEqual({
       sessionId,
@@ -165,7 +183,7 @@ describe("POST /session/:id/prompt", () => {
       promptId,
     });
     expect(frames.some((f) => f.event === "turn_complete")).toBe(false);
-    expect(d.agent.callsOf("session/cancel")).toHaveLength(1);
+    await waitFor(() => d.agent.callsOf("session/cancel").length === 1, "session/cancel at the child");
   });
 });
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { questionRequest } from "../testing/question.js";
 import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
@@ -234,5 +237,17 @@ describe("heartbeat, detach, DELETE", () => {
         sessionId: "nope",
       });
     }
+  });
+});
+
+describe("workspace identity", () => {
+  it("accepts the workspace reached through a symlink and reports the bound path", async () => {
+    const root = mkdtempSync(join(tmpdir(), "qwen-ws-"));
+    const link = join(tmpdir(), `qwen-ws-link-${process.pid}-${Date.now()}`);
+    symlinkSync(root, link);
+    const d = createTestDaemon({ workspace: root });
+    const res = await d.request("POST", "/session", { body: { cwd: link } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).workspaceCwd).toBe(root);
   });
 });

@@ -1,6 +1,8 @@
 // One session's prompts, strictly one at a time, first in first out. Admission (queue bound) is decided
 // synchronously so the HTTP route can answer 202 or 503 before anything is sent. Every admitted prompt
-// ends with exactly one terminal event (turn_complete or turn_error) and one pending_prompt_completed.
+// ends with exactly one terminal event (turn_complete or turn_error). Like the reference daemon, only a
+// prompt that had to wait behind another is announced with pending_prompt_added / _started / _completed;
+// one that starts at once goes straight to its turn.
 import type { Clock, TimerHandle } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
 import { DaemonEventType } from "../events/registry.js";
@@ -23,6 +25,8 @@ export type QueuedPrompt = {
   /** The child-bound `_meta`, daemon keys included. */
   readonly meta: Meta;
   state: "queued" | "running";
+  /** It had to wait behind another prompt (so it gets the pending_prompt_* events). */
+  readonly waited: boolean;
   /** A terminal event (turn_complete / turn_error) was published. */
   terminal: boolean;
   /** The agent was asked to stop this prompt (cancel route or deadline). */
@@ -108,14 +112,17 @@ export class PromptQueue {
       prompt: a.prompt,
       meta: a.meta,
       state: "queued",
+      waited: this.pendingCount > 0,
       terminal: false,
       interrupted: false,
     };
     this.#queued.push(entry);
-    this.#publish(entry, DaemonEventType.pendingPromptAdded, {
-      text: entry.text,
-      queuedAt: entry.queuedAt,
-    });
+    if (entry.waited) {
+      this.#publish(entry, DaemonEventType.pendingPromptAdded, {
+        text: entry.text,
+        queuedAt: entry.queuedAt,
+      });
+    }
     if (a.deadlineMs !== undefined) {
       entry.deadlineTimer = this.#host.clock.setTimeout(
         () => this.#deadline(entry, a.deadlineMs!),
@@ -157,7 +164,7 @@ export class PromptQueue {
     if (entry === undefined) return;
     entry.state = "running";
     this.#running = entry;
-    this.#publish(entry, DaemonEventType.pendingPromptStarted, { text: entry.text });
+    if (entry.waited) this.#publish(entry, DaemonEventType.pendingPromptStarted, { text: entry.text });
     void this.#host.dispatch(entry).then((outcome) => this.#finish(entry, outcome));
   }
 
@@ -214,6 +221,7 @@ export class PromptQueue {
   }
 
   #completed(entry: QueuedPrompt, state: "completed" | "cancelled"): void {
+    if (!entry.waited) return;
     this.#publish(entry, DaemonEventType.pendingPromptCompleted, { state });
   }
 

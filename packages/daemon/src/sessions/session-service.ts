@@ -2,19 +2,14 @@
 // child, running their prompt queues, relaying the child's updates and permission requests, and ending
 // sessions when their child dies. Routes are thin adapters over this class.
 import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isValidSessionId } from "@qwen-daemon/core";
-import type {
-  AcpChild,
-  ChildDeath,
-  PermissionRequestParams,
-  PermissionResponse,
-} from "../bridge/acp-child.js";
+import type { AcpChild, ChildDeath } from "../bridge/acp-child.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
-import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { Clock } from "../events/clock.js";
-import type { DaemonEvent, DaemonEventExtra } from "../events/daemon-event.js";
+import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
 import { DaemonEventType } from "../events/registry.js";
 import {
@@ -28,24 +23,26 @@ import {
 } from "../http/errors.js";
 import { PermissionMediator, type VoteResult } from "../permission/mediator.js";
 import type { PermissionPolicy } from "../permission/policy.js";
-import type { PermissionOption, VoteOutcome } from "../permission/vote.js";
+import type { VoteOutcome } from "../permission/vote.js";
 import type { SessionStore } from "../persisted/session-store.js";
-import { httpErrorFromChild, isMethodNotFound, turnErrorFromChild } from "./child-errors.js";
+import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
+import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
 import {
   CONTINUE_LAST_TURN_META_KEY,
   type Meta,
   PROMPT_ID_META_KEY,
   REQUESTED_SESSION_ID_META_KEY,
-  RESTORE_ASK_USER_QUESTION_META_KEY,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
   stripBlockMeta,
   stripDaemonMeta,
 } from "./daemon-meta.js";
 import { LiveSession } from "./live-session.js";
 import { replayEvents } from "./load-replay.js";
-import { type ContentBlock, PromptQueue, type QueuedPrompt, type TurnOutcome } from "./prompt-queue.js";
-import { decideRestoreAdmission, isIdle, knownRestoreRefusal } from "./restore-admission.js";
+import { type ContentBlock, PromptQueue } from "./prompt-queue.js";
+import { isIdle, knownRestoreRefusal } from "./restore-admission.js";
+import { admitRestorePrompt } from "./restore-prompt.js";
 import { SessionRegistry } from "./session-registry.js";
+import { turnHost } from "./turn-host.js";
 
 export type SessionServiceOptions = {
   workspace: string;
@@ -121,6 +118,13 @@ export class SessionService {
       reportError: (error, context) =>
         options.log(`qwen serve: permission mediator: ${context}: ${String(error)}`),
     });
+    const relay = {
+      registry: this.registry,
+      mediator: this.mediator,
+      clock: options.clock,
+      log: options.log,
+      newId: this.#newId,
+    };
     this.children = new ChildSupervisor({
       workspace: this.workspace,
       factory: options.channelFactory,
@@ -128,8 +132,8 @@ export class SessionService {
       log: options.log,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       handlers: {
-        sessionUpdate: (params) => this.#onSessionUpdate(params.sessionId, params.update),
-        requestPermission: (params, signal) => this.#onPermissionRequest(params, signal),
+        sessionUpdate: (params) => relaySessionUpdate(relay, params.sessionId, params.update),
+        requestPermission: (params, signal) => relayPermissionRequest(relay, params, signal),
       },
       onDeath: (child, death) => this.#onChildDeath(child, death),
     });
@@ -174,8 +178,10 @@ export class SessionService {
     if (cwd === undefined) return this.workspace;
     if (typeof cwd !== "string" || !isAbsolute(cwd)) throw cwdNotAbsolute();
     const requested = resolve(cwd);
-    if (requested !== this.workspace) throw workspaceMismatch(this.workspace, requested);
-    return requested;
+    if (requested === this.workspace) return this.workspace;
+    // The same folder reached through a symlink is the same workspace.
+    if (canonicalPath(requested) === canonicalPath(this.workspace)) return this.workspace;
+    throw workspaceMismatch(this.workspace, requested);
   }
 
   // ---- create / attach / restore -------------------------------------------------------------
@@ -286,55 +292,21 @@ export class SessionService {
       this.registry.promote(session);
       release();
       const result = this.#attachForRestore(action, session, requestedClientId, true);
-      const admitted = this.#maybeAdmitRestore(session, response._meta, requestedClientId, result.clientId);
+      const admitted = admitRestorePrompt({
+        session,
+        responseMeta: response._meta,
+        switchOn: this.#o.restoreAskUserQuestion,
+        requestedClientId,
+        clientId: result.clientId,
+        newId: this.#newId,
+        log: this.#o.log,
+      });
       return { ...result, hasActivePrompt: result.hasActivePrompt || admitted };
     } catch (error) {
       if (session !== undefined && session.phase === "loading") this.#discard(session);
       throw error;
     } finally {
       release();
-    }
-  }
-
-  /** RESTORE-SPEC step 4. A refusal is logged and swallowed: the load itself has succeeded. */
-  #maybeAdmitRestore(
-    session: LiveSession,
-    meta: Meta | null | undefined,
-    requestedClientId: string | undefined,
-    clientId: string,
-  ): boolean {
-    const hint = meta?.[RESTORE_ASK_USER_QUESTION_META_KEY] === true;
-    const decision = decideRestoreAdmission({
-      hint,
-      switchOn: this.#o.restoreAskUserQuestion,
-      requestedClientId,
-      activity: session.activity,
-    });
-    if (!decision.admit) {
-      if (hint) {
-        this.#o.log(
-          `qwen serve: restore of ask_user_question refused for ${session.sessionId} (${decision.reason})`,
-        );
-      }
-      return false;
-    }
-    const promptId = this.#newId();
-    try {
-      session.queue.admit({
-        promptId,
-        kind: "restore",
-        text: "",
-        prompt: [],
-        meta: { [RESTORE_ASK_USER_QUESTION_META_KEY]: true, [PROMPT_ID_META_KEY]: promptId },
-        // The client that loaded is the one who can answer (designated policy included).
-        originatorClientId: clientId,
-      });
-      return true;
-    } catch (error) {
-      this.#o.log(
-        `qwen serve: restore prompt admission failed for ${session.sessionId}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return false;
     }
   }
 
@@ -392,9 +364,7 @@ export class SessionService {
       maxPending: this.#o.maxPendingPromptsPerSession,
       clock,
       publish: (type, data, extra) => session.bus.publish(type, data, extra),
-      dispatch: (entry) => this.#dispatch(session, entry),
-      interrupt: (entry) => this.#interrupt(session, entry),
-      onTurnEnd: (entry, outcome) => this.#onTurnEnd(session, entry, outcome),
+      ...turnHost(session, { mediator: this.mediator, clock, log: this.#o.log }),
     });
     return session;
   }
@@ -484,53 +454,6 @@ export class SessionService {
       originatorClientId: clientId,
     });
     return { accepted: true, interruption, promptId, lastEventId, eventEpoch: session.bus.epoch };
-  }
-
-  async #dispatch(session: LiveSession, entry: QueuedPrompt): Promise<TurnOutcome> {
-    session.turnError = undefined;
-    if (entry.kind === "user") {
-      this.#echo(session, entry);
-      session.displayName ??= entry.text.slice(0, 120) || undefined;
-    }
-    try {
-      const result = await session.child.prompt(session.sessionId, entry.prompt, entry.meta);
-      return {
-        kind: "complete",
-        stopReason: typeof result.stopReason === "string" ? result.stopReason : "end_turn",
-      };
-    } catch (error) {
-      return turnErrorFromChild(error);
-    }
-  }
-
-  /** Each prompt block is echoed as a `user_message_chunk` so every client sees what was asked. */
-  #echo(session: LiveSession, entry: QueuedPrompt): void {
-    for (const content of entry.prompt) {
-      session.bus.publish(
-        DaemonEventType.sessionUpdate,
-        { sessionId: session.sessionId, update: { sessionUpdate: "user_message_chunk", content } },
-        promptEnvelope(entry),
-      );
-    }
-  }
-
-  #interrupt(session: LiveSession, entry: QueuedPrompt): void {
-    this.mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
-    session.child.cancel(session.sessionId).catch((error: unknown) => {
-      this.#o.log(`qwen serve: session/cancel for ${session.sessionId} failed: ${String(error)}`);
-    });
-  }
-
-  #onTurnEnd(session: LiveSession, entry: QueuedPrompt, outcome: TurnOutcome): void {
-    const now = this.#o.clock.now();
-    session.updatedAt = new Date(now).toISOString();
-    session.turnError =
-      outcome.kind === "error"
-        ? { message: outcome.message, ...(outcome.code !== undefined ? { code: outcome.code } : {}) }
-        : undefined;
-    session.touch(now);
-    // A request the agent left open past its turn can no longer be answered usefully.
-    this.mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
   }
 
   // ---- permission votes ----------------------------------------------------------------------
@@ -681,55 +604,13 @@ export class SessionService {
     }
     return reaped;
   }
+}
 
-  // ---- child callbacks -----------------------------------------------------------------------
-
-  #onSessionUpdate(sessionId: string, update: Record<string, unknown>): void {
-    const session = this.registry.getAny(sessionId);
-    if (session === undefined) return; // a session the daemon already closed
-    if (session.phase === "loading") {
-      session.collected.push({ update, at: this.#o.clock.now() });
-      return;
-    }
-    const active = session.queue.active;
-    session.bus.publish(
-      DaemonEventType.sessionUpdate,
-      { sessionId, update },
-      active === undefined ? {} : promptEnvelope(active),
-    );
-  }
-
-  async #onPermissionRequest(
-    params: PermissionRequestParams,
-    signal: AbortSignal,
-  ): Promise<PermissionResponse> {
-    const session = this.registry.get(params.sessionId);
-    if (session === undefined) {
-      this.#o.log(
-        `qwen serve: permission request for unknown or loading session ${params.sessionId}; cancelled`,
-      );
-      return CANCELLED_SESSION_CLOSED;
-    }
-    const requestId = this.#newId();
-    const active = session.queue.active;
-    const decision = this.mediator.request({
-      sessionId: session.sessionId,
-      requestId,
-      toolCall: params.toolCall,
-      options: params.options as unknown as PermissionOption[],
-      ...(active !== undefined ? { promptId: active.promptId } : {}),
-      ...(active?.originatorClientId !== undefined ? { originatorClientId: active.originatorClientId } : {}),
-      attachedClientIds: session.clients.ids(),
-      createdAt: this.#o.clock.now(),
-    });
-    const onAbort = () => this.mediator.cancelRequest(session.sessionId, requestId, "agent_cancelled");
-    signal.addEventListener("abort", onAbort, { once: true });
-    try {
-      return toAcpPermissionResponse(await decision);
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-      session.touch(this.#o.clock.now());
-    }
+function canonicalPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path; // does not exist (yet): compare as written
   }
 }
 
@@ -741,13 +622,6 @@ function parseScope(scope: unknown): SessionScope {
 
 function promptText(blocks: readonly ContentBlock[]): string {
   return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
-}
-
-function promptEnvelope(entry: QueuedPrompt): DaemonEventExtra {
-  return {
-    promptId: entry.promptId,
-    ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
-  };
 }
 
 function noop(): void {}

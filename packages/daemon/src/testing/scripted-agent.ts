@@ -11,6 +11,8 @@ export type AgentCall = { method: string; params: Params };
 export type AgentPeer = {
   update(sessionId: string, update: Record<string, unknown>): Promise<void>;
   requestPermission(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Any other request to the daemon (extension methods). */
+  request(method: string, params: Record<string, unknown>): Promise<unknown>;
   /** Aborts when the daemon sends session/cancel for the session (prompt handlers only). */
   cancelled: AbortSignal;
 };
@@ -71,6 +73,7 @@ export class ScriptedAgent {
       update: (sid, update) => client.notify("session/update", { sessionId: sid, update }),
       requestPermission: (params) =>
         client.request<Record<string, unknown>>("session/request_permission", params),
+      request: (method, params) => client.request(method, params),
       cancelled: controller.signal,
     };
   }

@@ -12,6 +12,7 @@ import { ScriptedAgent, type ScriptedAgentOptions } from "./scripted-agent.js";
 export const TEST_WORKSPACE = "/work/test-workspace";
 
 export type TestDaemonOptions = {
+  workspace?: string;
   agent?: ScriptedAgentOptions;
   store?: SessionStore;
   clock?: Clock;
@@ -61,7 +62,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   const clock = options.clock ?? systemClock;
   const agent = new ScriptedAgent(options.agent);
   const service = new SessionService({
-    workspace: TEST_WORKSPACE,
+    workspace: options.workspace ?? TEST_WORKSPACE,
     restoreAskUserQuestion: options.restoreAskUserQuestion ?? false,
     maxSessions: options.maxSessions ?? 8,
     maxPendingPromptsPerSession: options.maxPendingPromptsPerSession ?? 5,

@@ -1,0 +1,74 @@
+// What the child sends on its own, routed to its session: session/update notifications (collected as the
+// load replay while a session is loading, published on the bus otherwise) and permission requests
+// (registered with the mediator under a fresh requestId; its decision is the ACP answer).
+import { randomUUID } from "node:crypto";
+import type { PermissionRequestParams, PermissionResponse } from "../bridge/acp-child.js";
+import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
+import type { Clock } from "../events/clock.js";
+import { DaemonEventType } from "../events/registry.js";
+import type { PermissionMediator } from "../permission/mediator.js";
+import type { PermissionOption } from "../permission/vote.js";
+import type { SessionRegistry } from "./session-registry.js";
+import { promptEnvelope } from "./turn-host.js";
+
+export type ChildRelayDeps = {
+  registry: SessionRegistry;
+  mediator: PermissionMediator;
+  clock: Clock;
+  log: (line: string) => void;
+  newId?: () => string;
+};
+
+export function relaySessionUpdate(
+  deps: ChildRelayDeps,
+  sessionId: string,
+  update: Record<string, unknown>,
+): void {
+  const session = deps.registry.getAny(sessionId);
+  if (session === undefined) return; // a session the daemon already closed
+  if (session.phase === "loading") {
+    session.collected.push({ update, at: deps.clock.now() });
+    return;
+  }
+  const active = session.queue.active;
+  session.bus.publish(
+    DaemonEventType.sessionUpdate,
+    { sessionId, update },
+    active === undefined ? {} : promptEnvelope(active),
+  );
+}
+
+export async function relayPermissionRequest(
+  deps: ChildRelayDeps,
+  params: PermissionRequestParams,
+  signal: AbortSignal,
+): Promise<PermissionResponse> {
+  const { registry, mediator, clock } = deps;
+  const session = registry.get(params.sessionId);
+  if (session === undefined) {
+    deps.log(`qwen serve: permission request for unknown or loading session ${params.sessionId}; cancelled`);
+    return CANCELLED_SESSION_CLOSED;
+  }
+  const requestId = (deps.newId ?? randomUUID)();
+  const active = session.queue.active;
+  const decision = mediator.request({
+    sessionId: session.sessionId,
+    requestId,
+    toolCall: params.toolCall,
+    // Loosely validated at the ACP boundary: the options go to clients exactly as the child sent them.
+    options: params.options as unknown as PermissionOption[],
+    ...(active !== undefined ? { promptId: active.promptId } : {}),
+    ...(active?.originatorClientId !== undefined ? { originatorClientId: active.originatorClientId } : {}),
+    attachedClientIds: session.clients.ids(),
+    createdAt: clock.now(),
+  });
+  // The child withdrew the request (ACP $/cancel_request) or its connection closed.
+  const onAbort = () => mediator.cancelRequest(session.sessionId, requestId, "agent_cancelled");
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return toAcpPermissionResponse(await decision);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    session.touch(clock.now());
+  }
+}

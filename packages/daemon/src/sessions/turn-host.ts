@@ -1,0 +1,80 @@
+// How a session's prompt queue runs a turn on the child: echo the prompt, send session/prompt, stop it
+// on cancel, and record the outcome for status. The queue decides *when*; this decides *how*.
+import type { Clock } from "../events/clock.js";
+import type { DaemonEventExtra } from "../events/daemon-event.js";
+import { DaemonEventType } from "../events/registry.js";
+import type { PermissionMediator } from "../permission/mediator.js";
+import { turnErrorFromChild } from "./child-errors.js";
+import type { LiveSession } from "./live-session.js";
+import type { PromptQueueHost, QueuedPrompt, TurnOutcome } from "./prompt-queue.js";
+
+export type TurnHostDeps = { mediator: PermissionMediator; clock: Clock; log: (line: string) => void };
+
+export function turnHost(
+  session: LiveSession,
+  deps: TurnHostDeps,
+): Pick<PromptQueueHost, "dispatch" | "interrupt" | "onTurnEnd"> {
+  const { mediator, clock, log } = deps;
+  return {
+    async dispatch(entry) {
+      session.turnError = undefined;
+      if (entry.kind === "user") {
+        echoPrompt(session, entry, clock.now());
+        session.displayName ??= entry.text.slice(0, 120) || undefined;
+      }
+      try {
+        const result = await session.child.prompt(session.sessionId, entry.prompt, entry.meta);
+        return {
+          kind: "complete",
+          stopReason: typeof result.stopReason === "string" ? result.stopReason : "end_turn",
+        };
+      } catch (error) {
+        return turnErrorFromChild(error);
+      }
+    },
+    interrupt(entry) {
+      mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
+      session.child.cancel(session.sessionId).catch((error: unknown) => {
+        log(`qwen serve: session/cancel for ${session.sessionId} failed: ${String(error)}`);
+      });
+    },
+    onTurnEnd(entry, outcome: TurnOutcome) {
+      const now = clock.now();
+      session.updatedAt = new Date(now).toISOString();
+      session.turnError =
+        outcome.kind === "error"
+          ? { message: outcome.message, ...(outcome.code !== undefined ? { code: outcome.code } : {}) }
+          : undefined;
+      session.touch(now);
+      // A request the agent left open past its turn can no longer be answered usefully.
+      mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
+    },
+  };
+}
+
+/** Each prompt block is echoed as a `user_message_chunk` so every client sees what was asked. */
+function echoPrompt(session: LiveSession, entry: QueuedPrompt, now: number): void {
+  for (const content of entry.prompt) {
+    session.bus.publish(
+      DaemonEventType.sessionUpdate,
+      {
+        sessionId: session.sessionId,
+        // `_meta` as the reference daemon's echo carries it, so clients can tell an echo from a replay.
+        update: {
+          sessionUpdate: "user_message_chunk",
+          content,
+          _meta: { serverTimestamp: now, source: "bridge-echo" },
+        },
+      },
+      promptEnvelope(entry),
+    );
+  }
+}
+
+/** The event envelope of everything a prompt causes: its id and the client that sent it. */
+export function promptEnvelope(entry: QueuedPrompt): DaemonEventExtra {
+  return {
+    promptId: entry.promptId,
+    ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
+  };
+}
