@@ -44,10 +44,10 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
 
   const serve = program.command("serve").description("Run the HTTP + SSE daemon");
   for (const spec of SERVE_FLAGS) {
-    const env = [...(spec.env ?? []), envNameFor(spec)].join(", ");
+    const env = spec.noEnv ? "" : ` [env: ${[...(spec.env ?? []), envNameFor(spec)].join(", ")}]`;
     const flag =
       spec.type === "bool" ? `--${spec.name}` : `--${spec.name} <${spec.type === "list" ? "value" : spec.type}>`;
-    const option = new Option(flag, `${spec.description} [env: ${env}]`);
+    const option = new Option(flag, `${spec.description}${env}`);
     if (spec.choices) option.choices(spec.choices);
     const def = SERVE_DEFAULTS[spec.key];
     if (def !== undefined && spec.type !== "bool" && spec.type !== "list") option.default(def);

@@ -53,6 +53,10 @@ describe("parseServeArgs", () => {
       message: 'QWEN_SERVE_PORT must be an integer, got "x".',
     });
   });
+  it("never turns restore on from the environment (the switch is command-line only)", () => {
+    expect(ok([], { QWEN_SERVE_RESTORE_ASK_USER_QUESTION: "true" }).restoreAskUserQuestion).toBe(false);
+    expect(ok(["--restore-ask-user-question"]).restoreAskUserQuestion).toBe(true);
+  });
   it("reads the ACP command from QWEN_ACP_COMMAND", () => {
     expect(ok([], { QWEN_ACP_COMMAND: '["node","x.js"]' }).acpCommand).toBe('["node","x.js"]');
   });

@@ -82,7 +82,7 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
       seen.add(spec.name);
     }
     for (const spec of SERVE_FLAGS) {
-      if (seen.has(spec.name)) continue;
+      if (seen.has(spec.name) || spec.noEnv) continue;
       for (const envName of [...(spec.env ?? []), envNameFor(spec)]) {
         const raw = env[envName];
         if (raw === undefined || raw === "") continue;

@@ -15,6 +15,8 @@ export interface FlagSpec {
   min?: number;
   /** Extra env names checked before QWEN_SERVE_<NAME>. */
   env?: readonly string[];
+  /** No environment fallback at all (RESTORE-SPEC: the command-line switch is the only way to turn restore on). */
+  noEnv?: boolean;
 }
 
 export const PERMISSION_POLICIES = ["first-responder", "designated", "consensus", "local-only"] as const;
@@ -115,6 +117,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     key: "restoreAskUserQuestion",
     type: "bool",
     description: "Re-ask a trailing unanswered ask_user_question when a session is loaded or resumed",
+    noEnv: true,
   },
   { name: "web", key: "web", type: "bool", description: "Serve the web client at / (--no-web to disable)" },
   {
