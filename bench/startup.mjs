@@ -76,7 +76,12 @@ async function acpToSessionNew(home, cwd) {
     });
   const send = (msg) => child.stdin.write(`${JSON.stringify(msg)}\n`);
   try {
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     await waitFor(1);
     buf = "";
     send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd, mcpServers: [] } });

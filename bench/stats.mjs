@@ -19,6 +19,13 @@ export function report(name, samples, unit = "ms") {
   const med = median(samples);
   const p90 = percentile(samples, 90);
   const f = unit === "ms" ? fmtMs : (x) => `${x.toFixed(1)} ${unit}`;
-  console.log(`${name.padEnd(52)} median ${f(med).padStart(10)}   p90 ${f(p90).padStart(10)}   n=${samples.length}`);
+  console.log(
+    `${name.padEnd(52)} median ${f(med).padStart(10)}   p90 ${f(p90).padStart(10)}   n=${samples.length}`,
+  );
   return med;
+}
+
+/** "met" / "NOT met" against an upper bound, for the target column of a benchmark's output. */
+export function verdict(value, limit) {
+  return value < limit ? "met" : "NOT met";
 }

@@ -15,6 +15,8 @@ export class DaemonProcess {
   url = "";
   stdout = "";
   stderr = "";
+  /** Sent with every `json()` request (e.g. the bearer token of a daemon bound off loopback). */
+  defaultHeaders: Record<string, string> = {};
   readonly exited: Promise<number | null>;
   private constructor(readonly child: ChildProcess) {
     this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
@@ -28,6 +30,10 @@ export class DaemonProcess {
 
   get pid(): number {
     return this.child.pid as number;
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
   }
 
   static async start(opts: DaemonProcessOptions): Promise<DaemonProcess> {
@@ -64,9 +70,20 @@ export class DaemonProcess {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<{ status: number; body: T; headers: Headers }> {
-    const res = await fetch(`${this.url}${path}`, {
+    return this.jsonAt<T>(this.url, method, path, body, headers);
+  }
+
+  /** Like `json()` but through another address of the same daemon (e.g. a non-loopback interface). */
+  async jsonAt<T = Record<string, unknown>>(
+    baseUrl: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: T; headers: Headers }> {
+    const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { "content-type": "application/json", ...headers },
+      headers: { "content-type": "application/json", ...this.defaultHeaders, ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

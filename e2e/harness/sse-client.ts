@@ -13,6 +13,12 @@ export class SseClient {
   readonly frames: SseFrame[] = [];
   status = 0;
   headers: Headers | undefined;
+  /** Set when the stream broke (daemon killed, connection reset) rather than being closed by us. */
+  streamError: Error | undefined;
+  /** True once the stream has ended for any reason. */
+  ended = false;
+  /** Called synchronously for every frame as it arrives (e.g. to SIGKILL the daemon at that instant). */
+  onFrame: ((frame: SseFrame) => void) | undefined;
   private readonly controller = new AbortController();
   private waiters: { pred: (f: SseFrame) => boolean; resolve: (f: SseFrame) => void }[] = [];
   private done: Promise<void> | undefined;
@@ -46,7 +52,10 @@ export class SseClient {
         }
       }
     } catch (err) {
-      if ((err as Error).name !== "AbortError") throw err;
+      // A killed daemon resets the connection: that is an outcome tests look at, not a crash of the test.
+      if ((err as Error).name !== "AbortError") this.streamError = err as Error;
+    } finally {
+      this.ended = true;
     }
   }
 
@@ -69,6 +78,7 @@ export class SseClient {
       }
     }
     this.frames.push(frame);
+    this.onFrame?.(frame);
     this.waiters = this.waiters.filter((w) => {
       if (!w.pred(frame)) return true;
       w.resolve(frame);
@@ -97,6 +107,11 @@ export class SseClient {
 
   waitForEvent(type: string, timeoutMs?: number): Promise<SseFrame> {
     return this.waitFor((f) => f.event === type, timeoutMs, `event ${type}`);
+  }
+
+  /** Frames of one event type received so far. */
+  events(type: string): SseFrame[] {
+    return this.frames.filter((f) => f.event === type);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,13 @@
 import { defineConfig } from "tsup";
 
-// bin.js stays tiny: every command is a lazily imported chunk. Workspace packages are bundled in so an
-// installed `qwen` resolves nothing at start but its own files; third-party packages stay external.
+// One esbuild pass over the sources of every workspace package and the third-party code they use: an
+// installed `qwen` then resolves almost nothing at start (node_modules lookups and hundreds of small files
+// cost more than parsing one bundle). bin.js stays tiny; each command, and anything imported lazily
+// (`import()`), is its own chunk, so `qwen serve` answers /health before the heavy chunks load.
+// package.json still declares the dependencies, so `npm pack` installs and tools that inspect them agree.
+// Two stay external, both off the hot paths and both CommonJS that `require()`s node builtins (an ESM bundle
+// cannot, without a shim): commander (only `--help`, headless runs and odd input load it) and the MCP SDK
+// (loaded only when a session configures MCP servers).
 export default defineConfig({
   entry: ["src/bin.ts", "src/index.ts"],
   format: ["esm"],
@@ -10,6 +16,10 @@ export default defineConfig({
   clean: true,
   splitting: true,
   target: "node20",
-  noExternal: [/^@qwen-daemon\//],
-  banner: { js: "" },
+  platform: "node",
+  noExternal: [/^(?!(commander|@modelcontextprotocol\/sdk)(\/|$))/],
+  esbuildOptions(options) {
+    // Workspace packages are bundled from their TypeScript sources, so their lazy imports become chunks here.
+    options.conditions = ["source"];
+  },
 });

@@ -1,194 +1,651 @@
-// Browser client for qwen serve. Plain modules, no build step: it talks to the daemon it is served by.
-const $ = (id) => document.getElementById(id);
-const state = { sessionId: null, clientId: null, lastEventId: 0, epoch: null, events: null, workspace: null };
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+// Browser client for `qwen serve`: the page the daemon serves at `/`. Plain ES modules, no framework and
+// no bundler. This file is the wiring: DOM events in, daemon calls out. The logic it leans on (SSE
+// parsing, reconnects, answers, the conversation model) lives in pure modules beside it.
+import { ActivePrompts } from "./active-prompts.js";
+import { questionsOf, voteBody } from "./answers.js";
+import { ApiError, createApi, sessionPath, tokenFromHash } from "./api.js";
+import { ClientIds, freshClientIdHint } from "./client-ids.js";
+import { byId, h } from "./dom.js";
+import { openEventStream } from "./event-stream.js";
+import { permissionCard, questionCard } from "./interaction-cards.js";
+import { relativeTime, sessionBadges, sessionTitle } from "./session-list.js";
+import { Timeline } from "./timeline.js";
+import { TimelineView } from "./timeline-view.js";
 
-async function api(method, path, body) {
-  const headers = { "content-type": "application/json" };
-  if (state.clientId) headers["x-qwen-client-id"] = state.clientId;
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const data = text ? JSON.parse(text) : {};
-  if (!res.ok) throw new Error(data.error ?? `${res.status} ${res.statusText}`);
-  return data;
-}
+/** @typedef {import("./event-stream.js").DaemonEvent} DaemonEvent */
+/** @typedef {import("./answers.js").PermissionRequest} PermissionRequest */
+/** @typedef {import("./answers.js").PermissionOption} PermissionOption */
+/** @typedef {import("./session-list.js").SessionSummary} SessionSummary */
 
-function addLog(kind, text) {
-  const li = document.createElement("li");
-  li.className = kind;
-  li.textContent = text;
-  $("log").append(li);
-  li.scrollIntoView({ block: "end" });
-  return li;
-}
+const SESSION_PAGE = 30;
+const LIST_POLL_MS = 15_000;
+/** At most this many automatic reloads of a session per minute (a daemon that keeps failing stops us). */
+const MAX_RECOVERIES_PER_MINUTE = 3;
 
-let streaming = null; // the <li> receiving the current agent message
-const toolItems = new Map();
+const token = tokenFromHash(location.hash);
+const api = createApi({ fetch: window.fetch.bind(window), token });
+const clientIds = new ClientIds(safeSessionStorage());
 
-function onUpdate(update) {
-  switch (update.sessionUpdate) {
-    case "user_message_chunk":
-      streaming = null;
-      addLog("user", update.content?.text ?? "");
-      break;
-    case "agent_message_chunk":
-      if (!streaming) streaming = addLog("agent", "");
-      streaming.textContent += update.content?.text ?? "";
-      break;
-    case "tool_call": {
-      streaming = null;
-      toolItems.set(update.toolCallId, addLog("tool", `⋯ ${update.title ?? update.toolCallId}`));
-      break;
-    }
-    case "tool_call_update": {
-      const li = toolItems.get(update.toolCallId);
-      if (li && update.status) li.textContent = li.textContent.replace(/^\S+/, update.status === "completed" ? "✓" : update.status === "failed" ? "✗" : "⋯");
-      break;
-    }
-  }
-}
+const ui = {
+  conn: byId("conn"),
+  workspace: byId("workspace"),
+  auth: /** @type {HTMLFormElement} */ (byId("auth")),
+  tokenInput: /** @type {HTMLInputElement} */ (byId("token-input")),
+  sessions: /** @type {HTMLUListElement} */ (byId("sessions")),
+  sessionsEmpty: byId("sessions-empty"),
+  moreSessions: /** @type {HTMLButtonElement} */ (byId("more-sessions")),
+  newSession: /** @type {HTMLButtonElement} */ (byId("new-session")),
+  toggleSessions: /** @type {HTMLButtonElement} */ (byId("toggle-sessions")),
+  sessionPanel: byId("session-panel"),
+  title: byId("session-title"),
+  hint: byId("session-hint"),
+  banner: byId("banner"),
+  bannerText: byId("banner-text"),
+  bannerAction: /** @type {HTMLButtonElement} */ (byId("banner-action")),
+  log: /** @type {HTMLOListElement} */ (byId("log")),
+  working: byId("working"),
+  pending: byId("pending"),
+  form: /** @type {HTMLFormElement} */ (byId("prompt-form")),
+  prompt: /** @type {HTMLTextAreaElement} */ (byId("prompt")),
+  send: /** @type {HTMLButtonElement} */ (byId("send")),
+  cancel: /** @type {HTMLButtonElement} */ (byId("cancel")),
+  announce: byId("announce"),
+};
 
-function renderQuestion(req) {
-  const card = document.createElement("form");
-  card.className = "card";
-  card.dataset.requestId = req.requestId;
-  const questions = req.toolCall?._meta?.qwenQuestions ?? [];
-  if (questions.length > 0) {
-    questions.forEach((q, i) => {
-      const fs = document.createElement("fieldset");
-      fs.innerHTML = `<legend></legend>`;
-      fs.querySelector("legend").textContent = `${q.header}: ${q.question}`;
-      for (const opt of q.options) {
-        const label = document.createElement("label");
-        const input = document.createElement("input");
-        input.type = q.multiSelect ? "checkbox" : "radio";
-        input.name = `q${i}`;
-        input.value = opt.label;
-        label.append(input, ` ${opt.label} — ${opt.description}`);
-        fs.append(label, document.createElement("br"));
-      }
-      card.append(fs);
-    });
-  } else {
-    card.append(`Permission: ${req.toolCall?.title ?? "tool call"}`);
-  }
-  const row = document.createElement("div");
-  row.className = "row";
-  for (const opt of req.options) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = opt.name ?? opt.label ?? opt.optionId;
-    b.onclick = () => vote(req, opt.optionId, card, questions);
-    row.append(b);
-  }
-  card.append(row);
-  $("pending").append(card);
-}
+const state = {
+  /** @type {string | undefined} */ workspace: undefined,
+  /** @type {string | undefined} */ sessionId: undefined,
+  /** @type {string | undefined} */ clientId: undefined,
+  /** @type {ReturnType<typeof openEventStream> | undefined} */ stream: undefined,
+  /** The session's agent process died: do not reload it behind the user's back. */
+  dead: false,
+  /** @type {number[]} */ recoveries: [],
+  /** @type {string | undefined} */ nextCursor: undefined,
+  /** @type {Promise<void> | undefined} */ opening: undefined,
+};
 
-async function vote(req, optionId, card, questions) {
-  const body = optionId === "cancel" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
-  if (questions.length > 0 && optionId !== "cancel") {
-    body.answers = {};
-    questions.forEach((q, i) => {
-      const picked = [...card.querySelectorAll(`input[name=q${i}]:checked`)].map((x) => x.value);
-      if (picked.length > 0) body.answers[String(i)] = picked.join(", ");
-    });
-  }
+let timeline = new Timeline();
+const view = new TimelineView(ui.log);
+const prompts = new ActivePrompts();
+/** @type {Map<string, HTMLElement>} */
+const cards = new Map();
+
+// ---------------------------------------------------------------- small UI helpers
+
+function safeSessionStorage() {
   try {
-    await api("POST", `/session/${state.sessionId}/permission/${req.requestId}`, body);
-  } catch (err) {
-    addLog("error", `vote failed: ${err.message}`);
+    return window.sessionStorage;
+  } catch {
+    // Storage can be disabled (privacy settings); we then just re-attach under a new id after a reload.
+    return undefined;
   }
 }
 
-function onEvent(type, ev) {
-  state.lastEventId = Math.max(state.lastEventId, ev.id ?? 0);
+/**
+ * @param {string} text
+ * @param {"ok" | "live" | "warn" | "bad"} tone
+ */
+function setConn(text, tone) {
+  ui.conn.textContent = text;
+  ui.conn.dataset.tone = tone;
+}
+
+/** @param {string} text */
+function announce(text) {
+  ui.announce.textContent = "";
+  // A fresh text node after a tick makes screen readers announce repeated messages too.
+  setTimeout(() => {
+    ui.announce.textContent = text;
+  }, 50);
+}
+
+/**
+ * @param {string} text
+ * @param {{ label: string, run: () => void } | undefined} [action]
+ */
+function showBanner(text, action) {
+  ui.banner.hidden = false;
+  ui.bannerText.textContent = text;
+  ui.bannerAction.hidden = !action;
+  ui.bannerAction.textContent = action?.label ?? "";
+  ui.bannerAction.onclick = action
+    ? () => {
+        hideBanner();
+        action.run();
+      }
+    : null;
+}
+
+function hideBanner() {
+  ui.banner.hidden = true;
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  if (error instanceof ApiError) return error.code ? `${error.message} (${error.code})` : error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * @param {"notice" | "error"} kind
+ * @param {string} text
+ */
+function note(kind, text) {
+  view.render(timeline.note(kind, text));
+}
+
+function updateBusy() {
+  const open = state.sessionId !== undefined && !state.dead;
+  ui.prompt.disabled = !open;
+  ui.send.disabled = !open;
+  ui.cancel.disabled = !open || !prompts.busy;
+  // The spinner is noise while the agent waits on the user.
+  ui.working.hidden = !open || !prompts.busy || cards.size > 0;
+}
+
+const narrow = window.matchMedia("(max-width: 759px)");
+
+/** @param {boolean} show */
+function showSessionPanel(show) {
+  ui.sessionPanel.hidden = !show;
+  ui.toggleSessions.setAttribute("aria-expanded", String(show));
+  ui.toggleSessions.textContent = show ? "Hide" : "Show";
+}
+
+// ---------------------------------------------------------------- waiting interactions
+
+/**
+ * @param {PermissionRequest} request
+ * @param {boolean} live
+ */
+function addPending(request, live) {
+  if (!request?.requestId || cards.has(request.requestId)) return;
+  const questions = questionsOf(request);
+  /** @param {PermissionOption} option @param {Record<string, string>} [answers] */
+  const onVote = (option, answers) => vote(request, option, answers);
+  const card =
+    questions.length > 0 ? questionCard(request, questions, onVote) : permissionCard(request, onVote);
+  cards.set(request.requestId, card);
+  ui.pending.append(card);
+  updateBusy();
+  if (!live) return;
+  announce(questions.length > 0 ? "The agent asks you a question." : "The agent asks for your approval.");
+  // Move focus to the card unless the user is in the middle of typing a message.
+  const typing = document.activeElement === ui.prompt && ui.prompt.value.trim() !== "";
+  if (!typing) /** @type {HTMLElement | null} */ (card.querySelector("h3"))?.focus();
+  else card.scrollIntoView?.({ block: "nearest" });
+}
+
+/** @param {string} requestId */
+function removePending(requestId) {
+  const card = cards.get(requestId);
+  if (!card) return;
+  cards.delete(requestId);
+  const hadFocus = card.contains(document.activeElement);
+  card.remove();
+  if (hadFocus) ui.prompt.focus();
+  updateBusy();
+}
+
+/**
+ * @param {PermissionRequest} request
+ * @param {PermissionOption} option
+ * @param {Record<string, string>} [answers]
+ */
+async function vote(request, option, answers) {
+  const sessionId = state.sessionId;
+  if (!sessionId) throw new Error("No session is open.");
+  try {
+    await api.request(
+      "POST",
+      sessionPath(sessionId, `permission/${encodeURIComponent(request.requestId)}`),
+      voteBody(option, answers),
+      state.clientId,
+    );
+    // The daemon answers 200 only once the answer is durable; the card can go now.
+    removePending(request.requestId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      // Someone else answered, or the daemon restarted and re-asked under a new id.
+      removePending(request.requestId);
+      note("notice", "That request was already answered or is no longer waiting.");
+      return;
+    }
+    if (error instanceof ApiError && error.code === "invalid_client_id") {
+      void recover("our client registration was lost");
+    }
+    throw new Error(`Could not send your answer: ${describe(error)}`);
+  }
+}
+
+// ---------------------------------------------------------------- events
+
+const REFRESH_LIST_ON = new Set([
+  "permission_request",
+  "permission_resolved",
+  "turn_complete",
+  "turn_error",
+  "session_died",
+  "session_closed",
+]);
+
+/**
+ * Applies one daemon event, replayed (from a load) or live.
+ * @param {DaemonEvent} ev
+ * @param {boolean} live
+ */
+function handleEvent(ev, live) {
   const d = ev.data ?? {};
-  if (type === "session_update") onUpdate(d.update ?? {});
-  else if (type === "permission_request") {
-    if (!document.querySelector(`[data-request-id="${d.requestId}"]`)) renderQuestion(d);
-  } else if (type === "permission_resolved") document.querySelector(`[data-request-id="${d.requestId}"]`)?.remove();
-  else if (type === "turn_complete") {
-    streaming = null;
-    $("cancel").disabled = true;
-  } else if (type === "turn_error") addLog("error", d.message ?? "turn failed");
-  else if (type === "session_died") addLog("error", "the agent process died; load the session again to continue");
-}
-
-function subscribe() {
-  state.events?.close();
-  const es = new EventSource(`/session/${state.sessionId}/events`);
-  for (const t of ["session_update", "permission_request", "permission_resolved", "turn_complete", "turn_error", "session_died", "session_closed"]) {
-    es.addEventListener(t, (m) => onEvent(t, JSON.parse(m.data)));
+  switch (ev.type) {
+    case "session_update":
+      view.render(timeline.sessionUpdate(d.update, ev.promptId));
+      break;
+    case "permission_request":
+      addPending(d, live);
+      break;
+    case "permission_resolved":
+    case "permission_already_resolved":
+      removePending(d.requestId);
+      break;
+    case "permission_partial_vote": {
+      const card = cards.get(d.requestId);
+      card?.classList.remove("sent");
+      if (card) setCardStatus(card, `${d.votesReceived} of ${d.votesNeeded} votes so far.`);
+      break;
+    }
+    case "permission_forbidden": {
+      const card = cards.get(d.requestId);
+      if (card) setCardStatus(card, `Your vote was not accepted (${d.reason ?? "forbidden"}).`);
+      break;
+    }
+    case "turn_complete":
+      if (d.stopReason && d.stopReason !== "end_turn") note("notice", `Turn ended: ${d.stopReason}.`);
+      if (live) announce("The agent finished.");
+      break;
+    case "turn_error":
+      note("error", `The turn failed: ${d.message ?? "unknown error"}${d.code ? ` (${d.code})` : ""}`);
+      if (live) announce("The turn failed.");
+      break;
+    case "prompt_cancelled":
+      note("notice", "Stopped.");
+      break;
+    case "session_died":
+      state.dead = true;
+      // Nothing can answer these any more; a reload asks again what is still open.
+      for (const requestId of [...cards.keys()]) removePending(requestId);
+      note("error", `The agent process for this session stopped${d.reason ? ` (${d.reason})` : ""}.`);
+      showBanner(
+        "The agent process stopped. Reloading the session starts a new one from the saved history.",
+        {
+          label: "Reload session",
+          run: () => void reopen(),
+        },
+      );
+      break;
+    case "session_closed":
+      state.dead = true;
+      for (const requestId of [...cards.keys()]) removePending(requestId);
+      note("notice", "This session was closed.");
+      break;
+    default:
+      break;
   }
-  es.onopen = () => {
-    $("conn").textContent = "live";
-    $("conn").classList.add("live");
-  };
-  es.onerror = () => {
-    $("conn").textContent = "reconnecting";
-    $("conn").classList.remove("live");
-  };
-  state.events = es;
+  prompts.observe(ev);
+  updateBusy();
+  if (live && REFRESH_LIST_ON.has(ev.type)) scheduleListRefresh();
 }
 
-function enter(res, title) {
+/**
+ * @param {HTMLElement} card
+ * @param {string} text
+ */
+function setCardStatus(card, text) {
+  const line = card.querySelector(".form-error");
+  if (line) line.textContent = text;
+}
+
+/**
+ * @param {number | undefined} lastEventId
+ * @param {string | undefined} epoch
+ */
+function subscribe(lastEventId, epoch) {
+  state.stream?.close();
+  const sessionId = /** @type {string} */ (state.sessionId);
+  const stream = openEventStream({
+    url: sessionPath(sessionId, "events"),
+    fetch: window.fetch.bind(window),
+    headers: () => api.headers(state.clientId),
+    ...(lastEventId !== undefined ? { lastEventId } : {}),
+    ...(epoch !== undefined ? { epoch } : {}),
+    onEvent: (ev) => {
+      if (state.stream === stream) handleEvent(ev, true);
+    },
+    onState: (s, detail) => {
+      if (state.stream !== stream) return;
+      if (s === "live") setConn("live", "live");
+      else if (s === "connecting") setConn("connecting…", "warn");
+      else setConn(detail ? `reconnecting (${detail})` : "reconnecting…", "warn");
+    },
+    onEnd: (end) => {
+      if (state.stream !== stream) return;
+      state.stream = undefined;
+      if (end.kind === "closed") setConn("session closed", "warn");
+      else if (end.kind === "unauthorized") askForToken();
+      else if (end.kind === "gone" && state.dead) setConn("session ended", "bad");
+      else if (end.kind === "gone") void recover("the daemon no longer has this session live");
+      else if (end.kind === "resync") void recover(`the event stream asked for a resync (${end.reason})`);
+      else {
+        setConn("disconnected", "bad");
+        showBanner(`Live updates stopped: ${end.reason ?? end.status ?? "refused"}.`, {
+          label: "Reconnect",
+          run: () => void reopen(),
+        });
+      }
+    },
+  });
+  state.stream = stream;
+}
+
+/**
+ * Reloads the open session after something a reconnect cannot fix (daemon restart, id reset). Bounded,
+ * so a daemon that keeps failing leaves the user a button instead of a loop.
+ * @param {string} why
+ */
+async function recover(why) {
+  const now = Date.now();
+  state.recoveries = state.recoveries.filter((t) => now - t < 60_000);
+  if (state.recoveries.length >= MAX_RECOVERIES_PER_MINUTE) {
+    setConn("disconnected", "bad");
+    showBanner(`Lost the session's live updates (${why}).`, {
+      label: "Reload session",
+      run: () => void reopen(),
+    });
+    return;
+  }
+  state.recoveries.push(now);
+  note("notice", `Reloading the session: ${why}.`);
+  await reopen();
+}
+
+async function reopen() {
+  if (state.sessionId) await openSession(state.sessionId, ui.title.textContent ?? undefined);
+}
+
+// ---------------------------------------------------------------- sessions
+
+/**
+ * Shows a session from a create/load/resume response and starts its live events.
+ * @param {any} res
+ * @param {string} title
+ */
+function enterSession(res, title) {
+  state.stream?.close();
+  state.stream = undefined;
   state.sessionId = res.sessionId;
   state.clientId = res.clientId;
-  $("log").replaceChildren();
-  $("pending").replaceChildren();
-  toolItems.clear();
-  streaming = null;
-  for (const ev of res.compactedReplay ?? []) onEvent(ev.type, ev);
-  $("session-title").textContent = title;
-  $("prompt").disabled = false;
-  $("send").disabled = false;
-  subscribe();
+  state.dead = false;
+  clientIds.set(res.sessionId, res.clientId);
+  timeline = new Timeline();
+  view.clear();
+  for (const card of cards.values()) card.remove();
+  cards.clear();
+  hideBanner();
+  prompts.reset(res.hasActivePrompt === true);
+  for (const ev of res.compactedReplay ?? []) handleEvent(ev, false);
+  ui.title.textContent = title;
+  ui.hint.hidden = true;
+  document.title = `${title} · qwen serve`;
+  if (narrow.matches) showSessionPanel(false);
+  // Resume right after what the response covered; a brand-new session has seen nothing yet (cursor 0).
+  subscribe(typeof res.lastEventId === "number" ? res.lastEventId : 0, res.eventEpoch);
+  markCurrentSession();
+  updateBusy();
 }
 
-async function refreshSessions() {
+/**
+ * @param {string} sessionId
+ * @param {string} [title]
+ */
+function openSession(sessionId, title) {
+  // One load at a time: a double click or a recovery racing a click must not attach twice.
+  if (state.opening) return state.opening;
+  state.opening = (async () => {
+    setConn("loading…", "warn");
+    try {
+      const hint = clientIds.get(sessionId) ?? freshClientIdHint((b) => crypto.getRandomValues(b));
+      const res = await api.request("POST", sessionPath(sessionId, "load"), {}, hint);
+      enterSession(res, title ?? `Session ${sessionId.slice(0, 8)}`);
+      scheduleListRefresh();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return askForToken();
+      setConn("error", "bad");
+      showBanner(`Could not open the session: ${describe(error)}`, {
+        label: "Try again",
+        run: () => void openSession(sessionId, title),
+      });
+    } finally {
+      state.opening = undefined;
+    }
+  })();
+  return state.opening;
+}
+
+async function createSession() {
+  ui.newSession.disabled = true;
+  try {
+    const res = await api.request("POST", "/session", { sessionScope: "thread" });
+    enterSession(res, "New session");
+    ui.prompt.focus();
+    await refreshSessions();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return askForToken();
+    showBanner(`Could not create a session: ${describe(error)}`);
+  } finally {
+    ui.newSession.disabled = false;
+  }
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let refreshTimer;
+function scheduleListRefresh() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => void refreshSessions(), 400);
+}
+
+/** @param {boolean} [more]  append the next page instead of reloading the first */
+async function refreshSessions(more = false) {
   if (!state.workspace) return;
-  const { sessions } = await api("GET", `/workspace/${encodeURIComponent(state.workspace)}/sessions?size=50`);
-  $("sessions").replaceChildren(
-    ...sessions.map((s) => {
-      const li = document.createElement("li");
-      li.textContent = `${s.isWaitingForUserQuestion ? "❓ " : ""}${s.displayName ?? s.sessionId}`;
-      li.title = s.sessionId;
-      li.onclick = async () => enter(await api("POST", `/session/${s.sessionId}/load`, {}), s.displayName ?? s.sessionId);
-      return li;
-    }),
+  const cursor = more && state.nextCursor ? `&cursor=${encodeURIComponent(state.nextCursor)}` : "";
+  try {
+    const page = await api.request(
+      "GET",
+      `/workspace/${encodeURIComponent(state.workspace)}/sessions?size=${SESSION_PAGE}${cursor}`,
+    );
+    /** @type {SessionSummary[]} */
+    const sessions = (page.sessions ?? []).map(withKnownName);
+    state.nextCursor = page.nextCursor;
+    const items = sessions.map(sessionItem);
+    // A poll must not pull focus out from under a keyboard user sitting on the list.
+    const focused = document.activeElement?.closest?.("button.session")?.getAttribute("data-session-id");
+    if (more) ui.sessions.append(...items);
+    else ui.sessions.replaceChildren(...items);
+    if (focused) {
+      /** @type {HTMLButtonElement | null} */ (
+        ui.sessions.querySelector(`button[data-session-id="${CSS.escape(focused)}"]`)
+      )?.focus();
+    }
+    ui.sessionsEmpty.hidden = ui.sessions.children.length > 0;
+    ui.moreSessions.hidden = !state.nextCursor;
+    markCurrentSession();
+    const current = sessions.find((s) => s.sessionId === state.sessionId);
+    if (current?.displayName) {
+      ui.title.textContent = sessionTitle(current);
+      document.title = `${ui.title.textContent} · qwen serve`;
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return askForToken();
+    ui.sessionsEmpty.hidden = false;
+    ui.sessionsEmpty.textContent = `Could not list sessions: ${describe(error)}`;
+  }
+}
+
+/** Display names seen in earlier listings, by session id. */
+/** @type {Map<string, string>} */
+const knownNames = new Map();
+
+/**
+ * A live session's summary can lack the display name its saved copy had (a session loaded after a
+ * restart names itself only at its next prompt); keep showing the name we already know.
+ * @param {SessionSummary} s
+ * @returns {SessionSummary}
+ */
+function withKnownName(s) {
+  if (s.displayName) {
+    knownNames.set(s.sessionId, s.displayName);
+    return s;
+  }
+  const known = knownNames.get(s.sessionId);
+  return known ? { ...s, displayName: known } : s;
+}
+
+/** @param {SessionSummary} s */
+function sessionItem(s) {
+  const title = sessionTitle(s);
+  const badges = sessionBadges(s);
+  const when = relativeTime(s.updatedAt ?? s.createdAt, Date.now());
+  return h(
+    "li",
+    {},
+    h(
+      "button",
+      {
+        type: "button",
+        class: "session",
+        "data-session-id": s.sessionId,
+        title: s.sessionId,
+        onclick: () => void openSession(s.sessionId, title),
+      },
+      h("span", { class: "session-name" }, title),
+      h(
+        "span",
+        { class: "session-meta" },
+        ...badges.map((b) =>
+          h(
+            "span",
+            { class: `badge ${b.tone}`, title: b.text },
+            h("span", { "aria-hidden": "true" }, b.icon),
+            h("span", { class: "visually-hidden" }, b.text),
+          ),
+        ),
+        s.live ? h("span", { class: "badge live", title: "open on the daemon" }, "live") : undefined,
+        when ? h("span", { class: "when" }, when) : undefined,
+      ),
+    ),
   );
 }
 
-$("new-session").onclick = async () => {
-  enter(await api("POST", "/session", { sessionScope: "thread" }), "New session");
-  await refreshSessions();
-};
+function markCurrentSession() {
+  for (const button of ui.sessions.querySelectorAll("button.session")) {
+    const current = button.getAttribute("data-session-id") === state.sessionId;
+    if (current) button.setAttribute("aria-current", "true");
+    else button.removeAttribute("aria-current");
+  }
+}
 
-$("prompt-form").onsubmit = async (e) => {
+// ---------------------------------------------------------------- prompt box
+
+async function sendPrompt() {
+  const text = ui.prompt.value.trim();
+  const sessionId = state.sessionId;
+  if (!text || !sessionId) return;
+  ui.prompt.value = "";
+  ui.send.disabled = true;
+  try {
+    const res = await api.request(
+      "POST",
+      sessionPath(sessionId, "prompt"),
+      { prompt: [{ type: "text", text }] },
+      state.clientId,
+    );
+    if (typeof res.promptId === "string") prompts.started(res.promptId);
+  } catch (error) {
+    ui.prompt.value = text;
+    if (error instanceof ApiError && error.code === "prompt_queue_full") {
+      note("error", "The agent already has a full queue of messages; try again in a moment.");
+    } else if (error instanceof ApiError && error.code === "invalid_client_id") {
+      note(
+        "error",
+        "This tab's connection to the session was lost; reloading it. Send your message again then.",
+      );
+      void recover("our client registration was lost");
+    } else {
+      note("error", `Could not send: ${describe(error)}`);
+    }
+  } finally {
+    updateBusy();
+  }
+}
+
+async function cancelPrompt() {
+  if (!state.sessionId) return;
+  ui.cancel.disabled = true;
+  try {
+    await api.request("POST", sessionPath(state.sessionId, "cancel"), {}, state.clientId);
+  } catch (error) {
+    note("error", `Could not stop the turn: ${describe(error)}`);
+    updateBusy();
+  }
+}
+
+// ---------------------------------------------------------------- auth
+
+function askForToken() {
+  setConn("token needed", "bad");
+  ui.auth.hidden = false;
+  ui.tokenInput.focus();
+}
+
+ui.auth.addEventListener("submit", (e) => {
   e.preventDefault();
-  const text = $("prompt").value.trim();
-  if (!text || !state.sessionId) return;
-  $("prompt").value = "";
-  $("cancel").disabled = false;
-  try {
-    await api("POST", `/session/${state.sessionId}/prompt`, { prompt: [{ type: "text", text }] });
-  } catch (err) {
-    addLog("error", err.message);
+  const value = ui.tokenInput.value.trim();
+  if (!value) return;
+  // The fragment never reaches the server's logs; reloading re-reads it.
+  location.hash = `token=${encodeURIComponent(value)}`;
+  location.reload();
+});
+
+// ---------------------------------------------------------------- wiring
+
+ui.newSession.addEventListener("click", () => void createSession());
+ui.moreSessions.addEventListener("click", () => void refreshSessions(true));
+ui.toggleSessions.addEventListener("click", () => showSessionPanel(ui.sessionPanel.hidden));
+ui.form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  void sendPrompt();
+});
+ui.prompt.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    void sendPrompt();
   }
-};
+});
+ui.cancel.addEventListener("click", () => void cancelPrompt());
+setInterval(() => {
+  if (document.visibilityState === "visible") void refreshSessions();
+}, LIST_POLL_MS);
 
-$("cancel").onclick = () => api("POST", `/session/${state.sessionId}/cancel`, {});
-
-(async () => {
+async function boot() {
   try {
-    const caps = await api("GET", "/capabilities");
+    const caps = await api.request("GET", "/capabilities");
     state.workspace = caps.workspaceCwd;
-    $("workspace").textContent = caps.workspaceCwd;
-    $("conn").textContent = "connected";
+    ui.workspace.textContent = caps.workspaceCwd ?? "";
+    setConn("connected", "ok");
     await refreshSessions();
-  } catch (err) {
-    $("conn").textContent = `error: ${err.message}`;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return askForToken();
+    setConn("offline", "bad");
+    showBanner(`Cannot reach the daemon: ${describe(error)}`, { label: "Retry", run: () => void boot() });
   }
-})();
+}
+
+void boot();

@@ -15,15 +15,24 @@ import {
   type SessionInfo,
   type StopReason,
 } from "@agentclientprotocol/sdk";
-import { isValidSessionId } from "@qwen-daemon/core";
+import { type BeforeExecuteHook, isValidSessionId, type SessionToolContext } from "@qwen-daemon/core";
 import { ExtensionMethod, LoadUpdatesParams, SessionContinueParams } from "./extension-methods.js";
+import {
+  EXTERNAL_TOOL_GUARD_READY_META_KEY,
+  EXTERNAL_TOOL_GUARD_REQUIRED,
+  INVALID_PARENT_CAPABILITY_TEXT,
+  type PrivateParentEnv,
+  PrivateParentGate,
+  prepareExternalTool,
+  SHELL_EXECUTING_TOOL_NAMES,
+} from "./external-tool-guard.js";
 import type { Logger } from "./logger.js";
 import {
   CONTINUE_LAST_TURN_META_KEY,
+  daemonPromptId,
   type Meta,
   metaFlag,
-  metaString,
-  PROMPT_ID_META_KEY,
+  REQUESTED_SESSION_ID_META_KEY,
   RESTORE_ASK_USER_QUESTION_META_KEY,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
 } from "./meta.js";
@@ -43,6 +52,8 @@ export interface AcpAgentDeps {
   defaultCwd: string;
   agentInfo: { name: string; version: string };
   newId?: () => string;
+  /** What the spawning daemon put in the env (read once at start); default: an ordinary ACP client. */
+  privateParent?: PrivateParentEnv;
 }
 
 export interface AcpAgent {
@@ -59,6 +70,11 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
   /** Loads/resumes in progress, so two concurrent loads of one session share one core session. */
   const opening = new Map<string, Promise<AcpSession>>();
   let connectionSignal: AbortSignal = new AbortController().signal;
+  const parentGate = new PrivateParentGate(
+    deps.privateParent ?? { capability: undefined, guardRequired: false },
+  );
+  /** Ids of session/new requests in flight, so two requests for one id cannot both pass the check. */
+  const creating = new Set<string>();
 
   const sessionOrThrow = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
@@ -66,8 +82,71 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     return session;
   };
 
+  /** Shell tools wait for the daemon's guard once it was acknowledged; everything else just runs. */
+  const guardFor =
+    (sessionId: string, client: AgentContext): BeforeExecuteHook<SessionToolContext> =>
+    async (call, ctx) => {
+      if (!parentGate.guardActive || !SHELL_EXECUTING_TOOL_NAMES.has(call.name)) return { allowed: true };
+      return prepareExternalTool(
+        client,
+        {
+          sessionId,
+          promptId: ctx.promptId,
+          toolCallId: call.id,
+          toolName: call.name,
+          arguments: call.args,
+          invocationCwd: ctx.cwd,
+        },
+        ctx.signal,
+        (message) => log.warn(message),
+      );
+    };
+
   const newAcpSession = (sessionId: string, cwd: string, client: AgentContext) =>
-    new AcpSession({ sessionId, cwd, client, connectionSignal, log });
+    new AcpSession({
+      sessionId,
+      cwd,
+      client,
+      connectionSignal,
+      log,
+      beforeExecute: guardFor(sessionId, client),
+    });
+
+  /**
+   * The id for session/new, held in `creating` until the caller releases it: the requested one (it must be
+   * valid and used by no live, loading, starting or persisted session), else a fresh one.
+   */
+  const reserveSessionId = async (meta: Meta, cwd: string): Promise<string> => {
+    const requested = meta?.[REQUESTED_SESSION_ID_META_KEY];
+    if (requested === undefined) {
+      const fresh = newId();
+      creating.add(fresh);
+      return fresh;
+    }
+    if (!isValidSessionId(requested)) {
+      throw RequestError.invalidParams(
+        { sessionId: requested },
+        `\`_meta["${REQUESTED_SESSION_ID_META_KEY}"]\` must be a valid session id`,
+      );
+    }
+    const taken = () =>
+      RequestError.invalidParams({ sessionId: requested }, `Session ${requested} already exists.`);
+    // Checked and reserved in one synchronous step, so a concurrent request for the same id is refused.
+    if (sessions.has(requested) || opening.has(requested) || creating.has(requested)) throw taken();
+    creating.add(requested);
+    let onDisk: boolean;
+    try {
+      onDisk = await runtime.sessionExists(cwd, requested);
+    } catch (error) {
+      creating.delete(requested);
+      throw error;
+    }
+    if (onDisk) {
+      creating.delete(requested);
+      throw taken();
+    }
+    return requested;
+  };
 
   /**
    * The session for load/resume: a live idle session is reloaded from disk (the transcript is the truth, and
@@ -144,31 +223,45 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     .onConnect((connection) => {
       connectionSignal = connection.signal;
     })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentInfo: deps.agentInfo,
-      authMethods: [],
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: false },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
-      },
-    }))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      const admission = parentGate.admit(params._meta);
+      if (admission.kind === "rejected")
+        throw RequestError.invalidParams(undefined, INVALID_PARENT_CAPABILITY_TEXT);
+      if (admission.guardReady)
+        log.info("external tool guard acknowledged: shell tools are cleared with the daemon");
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentInfo: deps.agentInfo,
+        authMethods: [],
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: false },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
+        },
+        ...(admission.guardReady
+          ? { _meta: { [EXTERNAL_TOOL_GUARD_READY_META_KEY]: EXTERNAL_TOOL_GUARD_REQUIRED } }
+          : {}),
+      };
+    })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       requireAbsolute(params.cwd);
-      const sessionId = newId();
-      const session = newAcpSession(sessionId, params.cwd, client);
-      const created = await runtime.createSession({
-        sessionId,
-        cwd: params.cwd,
-        mcpServers: params.mcpServers,
-        hooks: session.hooks,
-        approvalMode: session.mode,
-      });
-      session.attach(created);
-      sessions.set(sessionId, session);
-      return { sessionId, modes: modeState(session.mode) };
+      const sessionId = await reserveSessionId(params._meta, params.cwd);
+      try {
+        const session = newAcpSession(sessionId, params.cwd, client);
+        const created = await runtime.createSession({
+          sessionId,
+          cwd: params.cwd,
+          mcpServers: params.mcpServers,
+          hooks: session.hooks,
+          approvalMode: session.mode,
+        });
+        session.attach(created);
+        sessions.set(sessionId, session);
+        return { sessionId, modes: modeState(session.mode) };
+      } finally {
+        creating.delete(sessionId);
+      }
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       const suppress = metaFlag(params._meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY);
@@ -221,7 +314,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOrThrow(params.sessionId);
       const meta: Meta = params._meta;
-      const promptId = metaString(meta, PROMPT_ID_META_KEY) ?? newId();
+      const promptId = daemonPromptId(meta) ?? newId();
       const stopReason: StopReason = await session.runTurn(async (signal) => {
         // The restore key means something only with the switch on; without it this is an ordinary prompt.
         if (restoreSwitch && metaFlag(meta, RESTORE_ASK_USER_QUESTION_META_KEY)) {

@@ -67,6 +67,7 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
       tools,
       onEvent: args.hooks.onEvent,
       confirm: args.hooks.confirm,
+      beforeExecute: args.hooks.beforeExecute,
     };
     let agent: AgentSession;
     try {

@@ -2,6 +2,14 @@
 export { type AcpAgent, type AcpAgentDeps, createAcpAgent } from "./agent.js";
 export { type CoreRuntimeOptions, createCoreRuntime } from "./core-runtime.js";
 export { ExtensionMethod, LoadUpdatesParams, SessionContinueParams } from "./extension-methods.js";
+export {
+  EXTERNAL_TOOL_GUARD_PREPARE_METHOD,
+  EXTERNAL_TOOL_GUARD_READY_META_KEY,
+  EXTERNAL_TOOL_GUARD_REQUIRED,
+  type ExternalToolGuardRequest,
+  PRIVATE_PARENT_CAPABILITY_META_KEY,
+  type PrivateParentEnv,
+} from "./external-tool-guard.js";
 export { type Logger, stderrLogger } from "./logger.js";
 export {
   AGENT_INFO,
@@ -12,8 +20,10 @@ export {
 } from "./main.js";
 export {
   CONTINUE_LAST_TURN_META_KEY,
+  INVOCATION_META_KEY,
   PERMISSION_CANCEL_REASON_META_KEY,
   PROMPT_ID_META_KEY,
+  REQUESTED_SESSION_ID_META_KEY,
   RESTORE_ASK_USER_QUESTION_META_KEY,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
 } from "./meta.js";

@@ -4,6 +4,7 @@ import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { createAcpAgent } from "./agent.js";
 import { createCoreRuntime } from "./core-runtime.js";
+import { readPrivateParentEnv, scrubPrivateParentEnv } from "./external-tool-guard.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { type AcpChildOptions, DEFAULT_ACP_CHILD_OPTIONS, parseAcpArgv } from "./options.js";
 import type { AgentRuntime } from "./runtime.js";
@@ -19,6 +20,10 @@ export interface RunAcpAgentOptions {
   options?: Partial<AcpChildOptions>;
   /** ... or the raw flags (`--acp --restore-ask-user-question`), parsed with the same gating. */
   argv?: readonly string[];
+  /**
+   * Defaults to process.env. The reference daemon's private guard variables are read from it once, and
+   * always deleted from process.env, so tool subprocesses never inherit them.
+   */
   env?: Readonly<Record<string, string | undefined>>;
   log?: Logger;
   /** Defaults to the production core wiring; tests may inject another. */
@@ -46,6 +51,10 @@ export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
   const log = run.log ?? stderrLogger();
   const options = resolveOptions(run);
   const env = run.env ?? process.env;
+  const privateParent = readPrivateParentEnv(env);
+  scrubPrivateParentEnv(process.env);
+  if (privateParent.guardRequired && privateParent.capability === undefined)
+    log.warn("external tool guard requested without a parent capability: ignored (no ack will be sent)");
   const runtime = run.runtime ?? createCoreRuntime({ env, options, log });
   log.info(
     `ACP agent ready (restore-ask-user-question ${options.restoreAskUserQuestion ? "on" : "off"}` +
@@ -57,6 +66,7 @@ export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
     log,
     defaultCwd: run.cwd ?? process.cwd(),
     agentInfo: AGENT_INFO,
+    privateParent,
   });
   const stream = ndJsonStream(toWebWritable(run.output), toWebReadable(run.input));
   const connection = acp.app.connect(stream);

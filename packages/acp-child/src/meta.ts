@@ -12,6 +12,11 @@ export const PROMPT_ID_META_KEY = "qwen.daemon.promptId";
 /** daemon -> child on session/prompt: continue the interrupted last turn instead of sending a user message. */
 export const CONTINUE_LAST_TURN_META_KEY = "qwen.daemon.continueLastTurn";
 
+/** reference daemon -> child on session/prompt: `{version, sessionId, promptId, originatorClientId}`. */
+export const INVOCATION_META_KEY = "qwen-code/invocation";
+/** daemon -> child on session/new: create the session under this id (reference-compatible key). */
+export const REQUESTED_SESSION_ID_META_KEY = "qwen-code/sessionId";
+
 export type Meta = { [key: string]: unknown } | null | undefined;
 
 /** True only for a literal `true`: a truthy string or number never turns a switch on. */
@@ -23,4 +28,17 @@ export function metaFlag(meta: Meta, key: string): boolean {
 export function metaString(meta: Meta, key: string): string | undefined {
   const value = meta?.[key];
   return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+/**
+ * The daemon's id for this prompt: ours sends PROMPT_ID_META_KEY, the reference daemon the `promptId` of
+ * its invocation record. Its guard checks the id, so the child must use the daemon's, not invent one.
+ */
+export function daemonPromptId(meta: Meta): string | undefined {
+  const invocation = meta?.[INVOCATION_META_KEY];
+  const fromInvocation =
+    typeof invocation === "object" && invocation !== null && !Array.isArray(invocation)
+      ? metaString(invocation as Record<string, unknown>, "promptId")
+      : undefined;
+  return metaString(meta, PROMPT_ID_META_KEY) ?? fromInvocation;
 }

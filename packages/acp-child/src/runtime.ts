@@ -6,7 +6,9 @@ import type {
   AgentEvent,
   AgentSession,
   ApprovalMode,
+  BeforeExecuteHook,
   ConfirmationHandler,
+  SessionToolContext,
   ToolCallDescription,
   TranscriptRecord,
 } from "@qwen-daemon/core";
@@ -14,6 +16,8 @@ import type {
 export interface SessionHooks {
   onEvent: (event: AgentEvent) => void;
   confirm: ConfirmationHandler;
+  /** Asked right before a tool runs (the reference daemon's external tool guard). */
+  beforeExecute: BeforeExecuteHook<SessionToolContext>;
 }
 
 export interface OpenSessionArgs {

@@ -6,8 +6,10 @@ import type {
   AgentEvent,
   AgentSession,
   ApprovalMode,
+  BeforeExecuteHook,
   ConfirmationOutcome,
   ConfirmationRequest,
+  SessionToolContext,
 } from "@qwen-daemon/core";
 import { eventToUpdate } from "./events.js";
 import type { Logger } from "./logger.js";
@@ -21,6 +23,8 @@ export interface AcpSessionDeps {
   /** Aborts when the connection to the client closes. */
   connectionSignal: AbortSignal;
   log: Logger;
+  /** The connection's policy for a call about to run (allows everything unless a guard was acknowledged). */
+  beforeExecute: BeforeExecuteHook<SessionToolContext>;
 }
 
 export class AcpSession {
@@ -47,6 +51,7 @@ export class AcpSession {
   readonly hooks: SessionHooks = {
     onEvent: (event: AgentEvent) => this.send(eventToUpdate(event)),
     confirm: (request, signal) => this.confirm(request, signal),
+    beforeExecute: (call, ctx) => this.deps.beforeExecute(call, ctx),
   };
 
   get agent(): AgentSession {

@@ -14,6 +14,8 @@ describe("@qwen-daemon/daemon public API", () => {
         "coreSessionStore",
         "createApp",
         "emptySessionStore",
+        "fileAnswerJournal",
+        "memoryAnswerJournal",
         "forwardedChildFlags",
         "installSignalHandlers",
         "resolveDaemonOptions",

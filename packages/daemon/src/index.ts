@@ -1,4 +1,6 @@
 // Public API of @qwen-daemon/daemon.
+
+export { type AnswerJournal, fileAnswerJournal, memoryAnswerJournal } from "./answers/answer-journal.js";
 export { type AppDeps, createApp } from "./app.js";
 export type { ChannelFactory, ChannelSpec, ChildChannel, ChildExit } from "./bridge/channel.js";
 export { childArgv, forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { memoryAnswerJournal } from "./answers/answer-journal.js";
 import { emptySessionStore } from "./persisted/session-store.js";
 import { type RunningDaemon, startDaemon } from "./server.js";
 import { questionRequest } from "./testing/question.js";
@@ -34,7 +35,12 @@ async function start(overrides: Record<string, unknown> = {}, agent = new Script
       log: (l) => logs.push(l),
       ...overrides,
     },
-    { channelFactory: agent.factory, store: emptySessionStore(), shutdownGraceMs: 2000 },
+    {
+      channelFactory: agent.factory,
+      store: emptySessionStore(),
+      answerJournal: memoryAnswerJournal(),
+      shutdownGraceMs: 2000,
+    },
   );
   running.push(daemon);
   return { daemon, logs, agent };

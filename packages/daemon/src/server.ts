@@ -1,11 +1,14 @@
 // `startDaemon`: the one place production wiring happens (options -> token -> store -> service -> app
 // -> HTTP server). Tests and benchmarks can swap the child channel, the store and the clock.
+// The socket may already be bound (boot/early-server): the cli binds it before loading this module, so
+// /health answers while the rest loads; requests that came early are handed to the app here.
 import { randomBytes } from "node:crypto";
-import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
+import { type AnswerJournal, fileAnswerJournal } from "./answers/answer-journal.js";
 import { createApp } from "./app.js";
+import { type EarlyServer, listenEarly } from "./boot/early-server.js";
 import type { ChannelFactory } from "./bridge/channel.js";
 import { forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 import type { Clock } from "./events/clock.js";
@@ -35,10 +38,17 @@ export type RunningDaemon = {
   service: SessionService;
 };
 
-/** Seams for tests and benchmarks; production passes none. */
+/** Seams for tests and benchmarks, and the socket the cli bound early. */
 export type DaemonInternals = {
+  /**
+   * A socket bound with `listenEarly` for the same port and hostname as the options; `startDaemon` takes
+   * it over (and closes it if it fails). Default: bind one now.
+   */
+  bound?: EarlyServer;
   channelFactory?: ChannelFactory;
   store?: SessionStore;
+  /** Default: the journal files beside the transcripts under `qwenHome`. */
+  answerJournal?: AnswerJournal;
   clock?: Clock;
   /** Grace before SIGKILL and before open connections are dropped at shutdown (default 5 s). */
   shutdownGraceMs?: number;
@@ -48,9 +58,28 @@ export async function startDaemon(
   input: DaemonOptionsInput,
   internals: DaemonInternals = {},
 ): Promise<RunningDaemon> {
+  const { bound } = internals;
+  try {
+    return await configureDaemon(input, internals);
+  } catch (error) {
+    await bound?.close();
+    throw error;
+  }
+}
+
+async function configureDaemon(
+  input: DaemonOptionsInput,
+  internals: DaemonInternals,
+): Promise<RunningDaemon> {
   const t0 = performance.now();
   const options = resolveDaemonOptions(input);
   const { log } = options;
+  const { bound } = internals;
+  if (bound !== undefined && (bound.bind.port !== options.port || bound.bind.hostname !== options.hostname)) {
+    throw new Error(
+      `startDaemon: the socket was bound for ${bound.bind.hostname}:${bound.bind.port}, the options say ${options.hostname}:${options.port}`,
+    );
+  }
   const clock = internals.clock ?? systemClock;
   const loopback = isLoopbackHostname(options.hostname);
   let token = options.token;
@@ -81,6 +110,7 @@ export async function startDaemon(
         env: options.childEnv,
       }),
     store: internals.store ?? coreSessionStore(options.qwenHome),
+    answerJournal: internals.answerJournal ?? fileAnswerJournal(options.qwenHome),
     clock,
     log,
     ...(token !== undefined ? { secrets: [token] } : {}),
@@ -99,8 +129,10 @@ export async function startDaemon(
     startup,
     log,
   });
-  const server = await listen(app.fetch, options.port, options.hostname);
+  const early = bound ?? (await listenEarly({ port: options.port, hostname: options.hostname }));
+  const { server } = early;
   server.maxConnections = options.maxConnections;
+  early.ready(getRequestListener(app.fetch, { hostname: options.hostname }));
   startup.listeningMs = round(performance.now() - t0);
   const address = server.address() as AddressInfo;
   const reaper = startIdleReaper((idleMs) => service.reapIdle(idleMs), options.sessionIdleTimeoutMs, clock);
@@ -123,28 +155,6 @@ export async function startDaemon(
       server.closeAllConnections();
     },
   };
-}
-
-function listen(
-  fetch: Parameters<typeof serve>[0]["fetch"],
-  port: number,
-  hostname: string,
-): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }) as Server;
-    const onError = (error: Error) => {
-      server.off("listening", onListening);
-      reject(
-        new Error(`qwen serve: cannot listen on ${hostname}:${port}: ${error.message}`, { cause: error }),
-      );
-    };
-    const onListening = () => {
-      server.off("error", onError);
-      resolve(server);
-    };
-    server.once("error", onError);
-    server.once("listening", onListening);
-  });
 }
 
 function round(ms: number): number {

@@ -53,6 +53,12 @@ export interface SpawnChildOptions {
   qwenHome: string;
   modelUrl: string;
   restore: boolean;
+  /** Added to the child's env (e.g. the reference daemon's private guard variables). */
+  env?: Record<string, string>;
+  /** `_meta` of the initialize request. */
+  initializeMeta?: Record<string, unknown>;
+  /** Handlers for child -> client extension requests, by method (others get -32601). */
+  clientMethods?: Record<string, (params: Record<string, unknown>) => unknown>;
 }
 
 export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarness> {
@@ -67,6 +73,7 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
       OPENAI_BASE_URL: options.modelUrl,
       OPENAI_API_KEY: "x",
       OPENAI_MODEL: "fake",
+      ...options.env,
     },
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -116,7 +123,7 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
       check();
     });
 
-  const app = client({ name: "test-client" })
+  let app = client({ name: "test-client" })
     .onRequest(methods.client.session.requestPermission, ({ params, requestId, signal }) => {
       return new Promise((resolve) => {
         permissions.push({ params, requestId, signal, respond: (response) => resolve(response as never) });
@@ -127,12 +134,26 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
       updates.push(params);
       notify();
     });
+  const raw = { parse: (p: unknown) => p as Record<string, unknown> };
+  for (const [method, handle] of Object.entries(options.clientMethods ?? {})) {
+    app = app.onRequest(method, raw, async ({ params }) => handle(params) as never);
+  }
   const connection = app.connect(ndJsonStream(output, input));
 
-  const initialized = await connection.agent.request(methods.agent.initialize, {
-    protocolVersion: 1,
-    clientCapabilities: {},
-  });
+  let initialized: InitializeResponse;
+  try {
+    initialized = await connection.agent.request(methods.agent.initialize, {
+      protocolVersion: 1,
+      clientCapabilities: {},
+      ...(options.initializeMeta ? { _meta: options.initializeMeta } : {}),
+    });
+  } catch (error) {
+    // A refused initialize leaves no harness to close: stop the child here, then report the refusal.
+    connection.close();
+    proc.kill("SIGKILL");
+    await exited;
+    throw error;
+  }
   return {
     initialized,
     proc,

@@ -41,36 +41,43 @@ export function resolveWorkspace(flag: string | undefined, cwd: string): string 
 export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const workspace = resolveWorkspace(flags.workspace, process.cwd());
   const childCommand = flags.acpCommand ? parseAcpCommand(flags.acpCommand) : selfCommand();
-  // Heavy modules load only now: `qwen serve --port x` with a bad value never pays for them.
-  const [{ startDaemon, installSignalHandlers }, core] = await Promise.all([
-    import("@qwen-daemon/daemon"),
-    import("@qwen-daemon/core"),
-  ]);
-  const qwenHome = core.resolveQwenHome(env);
-  const modelConfig = core.resolveModelConfig({ env, qwenHome });
-  const daemon = await startDaemon({
-    port: flags.port,
-    hostname: flags.hostname,
-    token: flags.token,
-    requireAuth: flags.requireAuth,
-    allowOrigins: flags.allowOrigin,
-    workspace,
-    maxSessions: flags.maxSessions,
-    maxPendingPromptsPerSession: flags.maxPendingPromptsPerSession,
-    maxConnections: flags.maxConnections,
-    eventRingSize: flags.eventRingSize,
-    permissionResponseTimeoutMs: flags.permissionResponseTimeoutMs,
-    sessionIdleTimeoutMs: flags.sessionIdleTimeoutMs,
-    permissionPolicy: flags.permissionPolicy,
-    consensusQuorum: flags.consensusQuorum,
-    restoreAskUserQuestion: flags.restoreAskUserQuestion,
-    experimentalLsp: flags.experimentalLsp,
-    childCommand,
-    childExtraArgs: acpChildExtraArgs(flags),
-    qwenHome,
-    webRoot: flags.web ? await webRoot() : undefined,
-    log: (line: string) => process.stderr.write(`${line}\n`),
+  const web = flags.web ? await webRoot() : undefined;
+  // Bind first, with the daemon's node:http-only boot module: /health answers while the heavy modules
+  // (Hono app, ACP SDK, zod schemas, core) load. Anything else that arrives meanwhile waits for them.
+  const { listenEarly } = await import("@qwen-daemon/daemon/boot");
+  const bound = await listenEarly({ port: flags.port, hostname: flags.hostname });
+  const { daemonModule, core, qwenHome, modelConfig } = await loadDaemonParts(env).catch(async (error) => {
+    await bound.close();
+    throw error;
   });
+  const { startDaemon, installSignalHandlers } = daemonModule;
+  // From here on the daemon owns `bound`, and closes it if it fails to start.
+  const daemon = await startDaemon(
+    {
+      port: flags.port,
+      hostname: flags.hostname,
+      token: flags.token,
+      requireAuth: flags.requireAuth,
+      allowOrigins: flags.allowOrigin,
+      workspace,
+      maxSessions: flags.maxSessions,
+      maxPendingPromptsPerSession: flags.maxPendingPromptsPerSession,
+      maxConnections: flags.maxConnections,
+      eventRingSize: flags.eventRingSize,
+      permissionResponseTimeoutMs: flags.permissionResponseTimeoutMs,
+      sessionIdleTimeoutMs: flags.sessionIdleTimeoutMs,
+      permissionPolicy: flags.permissionPolicy,
+      consensusQuorum: flags.consensusQuorum,
+      restoreAskUserQuestion: flags.restoreAskUserQuestion,
+      experimentalLsp: flags.experimentalLsp,
+      childCommand,
+      childExtraArgs: acpChildExtraArgs(flags),
+      qwenHome,
+      webRoot: web,
+      log: (line: string) => process.stderr.write(`${line}\n`),
+    },
+    { bound },
+  );
   installSignalHandlers(daemon);
   const lines = [
     `qwen serve listening on ${daemon.url}`,
@@ -82,6 +89,14 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   // A generated token has already been printed once, on stderr, by the daemon itself.
   lines.push(`  auth:       ${daemon.token ? "bearer token required" : "none (loopback only)"}`);
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** The heavy modules, and what the daemon needs from core before it starts. */
+async function loadDaemonParts(env: NodeJS.ProcessEnv) {
+  const [daemonModule, core] = await Promise.all([import("@qwen-daemon/daemon"), import("@qwen-daemon/core")]);
+  const qwenHome = core.resolveQwenHome(env);
+  const modelConfig = core.resolveModelConfig({ env, qwenHome });
+  return { daemonModule, core, qwenHome, modelConfig };
 }
 
 /** The built web client, when this install has one. */

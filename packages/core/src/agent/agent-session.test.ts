@@ -35,6 +35,7 @@ import {
   COLOR_QUESTION,
   eventLog,
   providerFor,
+  recordingTool,
   type TempWorkspace,
   tempWorkspace,
 } from "./test-support.js";
@@ -158,6 +159,28 @@ describe("AgentSession: a question in a live session", () => {
     });
     expect(session.records()).toEqual(records);
     expect((await ledgerOf(ws)).map((e) => e.state)).toEqual(["in_flight", "completed"]);
+  });
+
+  it("passes beforeExecute the prompt id with the call", async () => {
+    const ws = await workspace();
+    server = await startFakeOpenAIServer([reply.toolCall("probe", {}, "c1"), reply.text("done")]);
+    const probe = recordingTool("probe", "none");
+    const seen: unknown[] = [];
+    const session = await track(
+      AgentSession.create(
+        options(ws, server, {
+          tools: new ToolRegistry([probe]),
+          beforeExecute: async (call, ctx) => {
+            seen.push({ call, promptId: ctx.promptId, cwd: ctx.cwd });
+            return { allowed: false, reason: "denied by host" };
+          },
+        }),
+      ),
+    );
+    expect(await session.prompt(text("run it"), prompt("p7"))).toEqual({ stopReason: "end_turn" });
+    expect(seen).toEqual([{ call: { id: "c1", name: "probe", args: {} }, promptId: "p7", cwd: ws.cwd }]);
+    expect(probe.calls).toEqual([]);
+    expect(trailingToolMessages(server.requests[1]!).map((m) => m.content)).toEqual(["denied by host"]);
   });
 
   it("persists the decline when the user cancels; the model sees it with the next prompt", async () => {

@@ -18,7 +18,13 @@ import { readTranscript } from "../transcript/reader.js";
 import type { LedgerEntry, TranscriptRecord } from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
 import { Chat } from "./chat.js";
-import type { AgentEvent, ConfirmationHandler, StopReason } from "./contract.js";
+import type {
+  AgentEvent,
+  BeforeExecuteHook,
+  ConfirmationHandler,
+  SessionToolContext,
+  StopReason,
+} from "./contract.js";
 import { DEFAULT_MAX_TURNS, runTurn, type TurnOutcome, type TurnStart } from "./turn-loop.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
@@ -36,6 +42,8 @@ export interface AgentSessionOptions {
   onEvent: (event: AgentEvent) => void;
   /** The host maps this to ACP session/request_permission. */
   confirm: ConfirmationHandler;
+  /** Asked right before each tool execute, after confirmation (the host's policy, e.g. a daemon's guard). */
+  beforeExecute?: BeforeExecuteHook<SessionToolContext>;
   clock?: () => Date;
   /** Model requests per turn (default DEFAULT_MAX_TURNS). */
   maxTurns?: number;
@@ -282,6 +290,9 @@ export class AgentSession {
         recorder: this.#recorder(opts.promptId),
         onEvent: o.onEvent,
         confirm: o.confirm,
+        ...(o.beforeExecute === undefined
+          ? {}
+          : { beforeExecute: bindPrompt(o.beforeExecute, opts.promptId) }),
         cwd: o.cwd,
         approvalMode: () => o.config.approvalMode,
         alwaysAllowed: this.#alwaysAllowed,
@@ -307,6 +318,10 @@ export class AgentSession {
       turnResult: async (data) => keep(await t.appendSystem("turn_result", { ...data, promptId })),
     };
   }
+}
+
+function bindPrompt(hook: BeforeExecuteHook<SessionToolContext>, promptId: string): BeforeExecuteHook {
+  return (call, ctx) => hook(call, { ...ctx, promptId });
 }
 
 function ledgerTerminal(outcome: TurnOutcome): [LedgerTerminalState, string | undefined] {

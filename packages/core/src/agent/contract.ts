@@ -1,7 +1,7 @@
 // What the turn loop reports and asks of its host (the ACP child, or a headless CLI run).
 // The host maps AgentEvents to ACP session/update notifications and answers confirmations.
 import type { FunctionCall } from "../content.js";
-import type { ConfirmationKind, ToolCallDescription } from "../tools/tool.js";
+import type { ConfirmationKind, ToolCallDescription, ToolContext } from "../tools/tool.js";
 
 export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
 
@@ -45,3 +45,21 @@ export type ConfirmationHandler = (
 
 /** ACP stop reasons. */
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
+
+/** The host's last word on a call that is about to run (after any confirmation). */
+export type BeforeExecuteDecision = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * Called right before a tool's execute (never for ask_user_question, which does not execute). A denial, or a
+ * hook that throws, becomes the call's error result with the reason as its text; the turn goes on. Used by
+ * the ACP child for the reference daemon's external tool guard.
+ */
+export type BeforeExecuteHook<Ctx extends ToolContext = ToolContext> = (
+  call: ConfirmationRequest["call"],
+  ctx: Ctx,
+) => Promise<BeforeExecuteDecision>;
+
+/** What a session-level hook also learns: the prompt the call belongs to. */
+export interface SessionToolContext extends ToolContext {
+  promptId: string;
+}

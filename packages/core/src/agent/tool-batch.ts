@@ -21,7 +21,13 @@ import {
 } from "../tools/ask-user-question-result.js";
 import type { ApprovalMode, ConfirmationKind, Tool, ToolCallDescription } from "../tools/tool.js";
 import type { ToolCallResult } from "../transcript/records.js";
-import type { AgentEvent, ConfirmationHandler, ConfirmationOutcome, StopReason } from "./contract.js";
+import type {
+  AgentEvent,
+  BeforeExecuteHook,
+  ConfirmationHandler,
+  ConfirmationOutcome,
+  StopReason,
+} from "./contract.js";
 import type { StreamedCall } from "./model-reply.js";
 import {
   invalidToolArgumentsText,
@@ -47,6 +53,8 @@ export interface ToolBatchDeps {
   onEvent: (event: AgentEvent) => void;
   recorder: TurnRecorder;
   signal: AbortSignal;
+  /** Asked right before each execute; a denial becomes the call's error result. */
+  beforeExecute?: BeforeExecuteHook;
   /**
    * The calls are a restored question batch: the user has seen them already, so a cancel before they are
    * asked again is an unattended end too (nothing recorded, still restorable), not a cancelled call.
@@ -188,6 +196,11 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
   }
 
   if (deps.signal.aborted) return cancelledBeforeExecution(call);
+  if (deps.beforeExecute) {
+    const denial = await hostDenial(deps.beforeExecute, call, deps);
+    if (denial !== undefined) return { type: "next", settled: failed(call, denial, "error") };
+    if (deps.signal.aborted) return cancelledBeforeExecution(call);
+  }
   deps.onEvent({ type: "tool_call_update", callId: call.id, status: "in_progress" });
   let settled: SettledCall;
   try {
@@ -200,6 +213,23 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
   return deps.signal.aborted
     ? stopAfter(settled, TOOL_CANCELLED_BEFORE_EXECUTION_TEXT)
     : { type: "next", settled };
+}
+
+/** The host's reason not to run the call, or undefined to run it. A hook that throws denies (fails closed). */
+async function hostDenial(
+  hook: BeforeExecuteHook,
+  call: StreamedCall,
+  deps: ToolBatchDeps,
+): Promise<string | undefined> {
+  try {
+    const decision = await hook(
+      { id: call.id, name: call.name, args: call.args },
+      { cwd: deps.cwd, signal: deps.signal },
+    );
+    return decision.allowed ? undefined : decision.reason;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 type AskOutcome = ConfirmationOutcome | { outcome: "failed"; message: string };

@@ -283,6 +283,74 @@ describe("runTurn", () => {
     expect(deps.alwaysAllowed.has("exec")).toBe(true);
   });
 
+  it("asks beforeExecute after confirmation; a denial is the call's error result and the turn goes on", async () => {
+    const deploy = recordingTool("deploy", "exec");
+    const probe = recordingTool("probe", "none");
+    const order: string[] = [];
+    const { server, deps, log, events } = await setup(
+      [
+        reply.toolCalls([
+          { name: "deploy", args: { target: "prod" }, id: "c_deploy" },
+          { name: "probe", args: {}, id: "c_probe" },
+          { name: "ask_user_question", args: { questions: [COLOR_QUESTION] }, id: "c_q" },
+        ]),
+        reply.text("ok"),
+      ],
+      {
+        tools: [deploy, probe, createAskUserQuestionTool()],
+        confirm: async (request) => {
+          order.push(`confirm ${request.call.name}`);
+          return { outcome: "approved", answers: { "0": "Blue" } };
+        },
+      },
+    );
+    const beforeExecute = vi.fn(async (call: { name: string }, ctx: { cwd: string; signal: AbortSignal }) => {
+      order.push(`guard ${call.name}`);
+      expect(ctx.cwd).toBe(deps.cwd);
+      expect(ctx.signal).toBe(deps.signal);
+      return call.name === "deploy"
+        ? { allowed: false as const, reason: "Blocked by the host: not in a worktree" }
+        : { allowed: true as const };
+    });
+    deps.beforeExecute = beforeExecute;
+    expect(await runTurn(deps, userStart("ship it"))).toEqual({ stopReason: "end_turn", modelRequests: 2 });
+    // Questions do not execute, so the hook never sees them; each executing call is checked once, after confirm.
+    expect(order).toEqual(["confirm deploy", "guard deploy", "guard probe", "confirm ask_user_question"]);
+    expect(beforeExecute.mock.calls[0]![0]).toEqual({
+      id: "c_deploy",
+      name: "deploy",
+      args: { target: "prod" },
+    });
+    expect(deploy.calls).toEqual([]);
+    expect(probe.calls).toHaveLength(1);
+    expect(toolResults(log)).toEqual([
+      { error: "Blocked by the host: not in a worktree" },
+      { output: "probe done" },
+      { output: COLOR_ANSWER_TEXT },
+    ]);
+    expect(log.find((l) => l.type === "tool_result")).toMatchObject({
+      result: { callId: "c_deploy", status: "error" },
+    });
+    expect(trailingToolMessages(server.requests[1]!).map((m) => m.content)[0]).toBe(
+      "Blocked by the host: not in a worktree",
+    );
+    // A denied call never shows as running.
+    expect(
+      events.flatMap((e) => (e.type === "tool_call_update" && e.callId === "c_deploy" ? [e.status] : [])),
+    ).toEqual(["failed"]);
+  });
+
+  it("fails the call closed when beforeExecute throws", async () => {
+    const deploy = recordingTool("deploy", "none");
+    const { deps, log } = await setup([reply.toolCall("deploy", {}), reply.text("ok")], { tools: [deploy] });
+    deps.beforeExecute = async () => {
+      throw new Error("guard unreachable");
+    };
+    expect((await runTurn(deps, userStart("x"))).stopReason).toBe("end_turn");
+    expect(deploy.calls).toEqual([]);
+    expect(toolResults(log)).toEqual([{ error: "guard unreachable" }]);
+  });
+
   it("ends the turn with the ModelError after recording it in turn_result", async () => {
     const { deps, log } = await setup([reply.error(400, { message: "bad request here" })]);
     const error = await runTurn(deps, userStart("x")).catch((e: unknown) => e);

@@ -12,7 +12,7 @@ import type { Content, FunctionCall, Part } from "../content.js";
 import { ModelError, type ModelProvider } from "../model/provider.js";
 import type { ApprovalMode, ConfirmationKind } from "../tools/tool.js";
 import type { Chat } from "./chat.js";
-import type { AgentEvent, ConfirmationHandler, StopReason } from "./contract.js";
+import type { AgentEvent, BeforeExecuteHook, ConfirmationHandler, StopReason } from "./contract.js";
 import { ModelReply, type StreamedCall } from "./model-reply.js";
 import { runToolBatch, type TurnTools } from "./tool-batch.js";
 import type { TurnRecorder, TurnResultData } from "./turn-recorder.js";
@@ -28,6 +28,8 @@ export interface TurnDeps {
   recorder: TurnRecorder;
   onEvent: (event: AgentEvent) => void;
   confirm: ConfirmationHandler;
+  /** Asked right before each tool execute (after confirmation); a denial becomes the call's error result. */
+  beforeExecute?: BeforeExecuteHook;
   cwd: string;
   /** Read at each call, so a mode change mid-turn applies to the next call. */
   approvalMode: () => ApprovalMode;

@@ -1,12 +1,10 @@
 // One MCP server connection: connect and list tools, call them, notice when the server dies, reconnect once
 // per call that finds it dead, and say clearly when it cannot be reached.
 import type { Stream } from "node:stream";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { CallResultLike } from "./call-result.js";
+import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import type { McpServerConfig } from "./server-config.js";
 
 export interface RemoteTool {
@@ -21,9 +19,11 @@ export interface McpTransportHandle {
   stderr?: Stream | null;
 }
 
-export type McpTransportFactory = (config: McpServerConfig) => McpTransportHandle;
+/** May be async: the default one first loads the (lazily imported) MCP SDK. */
+export type McpTransportFactory = (config: McpServerConfig) => McpTransportHandle | Promise<McpTransportHandle>;
 
-export const defaultMcpTransportFactory: McpTransportFactory = (config) => {
+export const defaultMcpTransportFactory: McpTransportFactory = async (config) => {
+  const { StdioClientTransport, StreamableHTTPClientTransport } = await loadMcpSdk();
   if (config.command !== undefined) {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -58,8 +58,8 @@ export function unreachableMessage(server: string, reason: string): string {
 }
 
 /** A lost connection (server exited, socket gone) as opposed to an error the server itself returned. */
-function isConnectionFailure(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+function isConnectionFailure(error: unknown, sdk: McpSdk): boolean {
+  if (error instanceof sdk.McpError) return error.code === sdk.ErrorCode.ConnectionClosed;
   return true;
 }
 
@@ -70,6 +70,8 @@ export class McpConnection {
   readonly #config: McpServerConfig;
   readonly #options: McpConnectionOptions;
   #client: Client | undefined;
+  /** Set by the first connection attempt; everything that needs the SDK runs after one. */
+  #sdk: McpSdk | undefined;
   #state: "idle" | "connected" | "dead" | "closed" = "idle";
   #deathReason = "";
   #transportError: string | undefined;
@@ -90,7 +92,10 @@ export class McpConnection {
   /** The server's pid for stdio servers while connected (for diagnostics and tests). */
   get pid(): number | undefined {
     const transport = (this.#client?.transport ?? undefined) as Transport | undefined;
-    return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    const sdk = this.#sdk;
+    return sdk !== undefined && transport instanceof sdk.StdioClientTransport
+      ? (transport.pid ?? undefined)
+      : undefined;
   }
 
   /** Connects and lists the tools. Throws Error(unreachableMessage(...)) when the server cannot be reached. */
@@ -115,7 +120,7 @@ export class McpConnection {
         resetTimeoutOnProgress: true,
       })) as CallResultLike;
     } catch (error) {
-      if (signal.aborted || !isConnectionFailure(error)) throw error;
+      if (signal.aborted || !isConnectionFailure(error, this.#sdk as McpSdk)) throw error;
       // Not retried: the call may have had effects before the connection dropped. The next call reconnects.
       this.#markDead(client, messageOf(error));
       throw new Error(
@@ -153,13 +158,15 @@ export class McpConnection {
     await previous?.close();
     this.#stderrTail = "";
     this.#transportError = undefined;
-    const { transport, stderr } = (this.#options.transportFactory ?? defaultMcpTransportFactory)(
+    const sdk = await loadMcpSdk();
+    this.#sdk = sdk;
+    const { transport, stderr } = await (this.#options.transportFactory ?? defaultMcpTransportFactory)(
       this.#config,
     );
     stderr?.on("data", (chunk: Buffer) => {
       this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
     });
-    const client = new Client(this.#options.clientInfo ?? { name: "qwen-daemon", version: "0.1.0" });
+    const client = new sdk.Client(this.#options.clientInfo ?? { name: "qwen-daemon", version: "0.1.0" });
     client.onclose = () => this.#markDead(client, "the connection closed");
     client.onerror = (error) => {
       // Transport errors arrive here outside any request; the latest is the best reason a later call can give.

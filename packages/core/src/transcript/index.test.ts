@@ -5,6 +5,7 @@ describe("transcript public API", () => {
   it("exports exactly these names", () => {
     expect(Object.keys(transcript).sort()).toEqual(
       [
+        "ANSWERS_SUFFIX",
         "AssistantRecord",
         "DAEMON_LOST",
         "DISPLAY_NAME_MAX_CHARS",
@@ -23,6 +24,7 @@ describe("transcript public API", () => {
         "UNKNOWN_TRANSCRIPT_VERSION",
         "UserRecord",
         "activeBranch",
+        "answersPath",
         "assertValidSessionId",
         "chatsDir",
         "decodeTranscriptRecord",

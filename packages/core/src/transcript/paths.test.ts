@@ -1,6 +1,13 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { chatsDir, ledgerPath, projectDirName, resolveQwenHome, transcriptPath } from "./paths.js";
+import {
+  answersPath,
+  chatsDir,
+  ledgerPath,
+  projectDirName,
+  resolveQwenHome,
+  transcriptPath,
+} from "./paths.js";
 import { InvalidSessionIdError } from "./session-id.js";
 
 describe("transcript paths", () => {
@@ -31,12 +38,14 @@ describe("transcript paths", () => {
     expect(chatsDir("/q", "/work/main")).toBe("/q/projects/-work-main/chats");
     expect(transcriptPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.jsonl");
     expect(ledgerPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.ledger.jsonl");
+    expect(answersPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.answers.jsonl");
   });
 
   it("validates the session id before building a path", () => {
     for (const id of ["../x", "a/b", "..", "", "a\0"]) {
       expect(() => transcriptPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
       expect(() => ledgerPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
+      expect(() => answersPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
     }
   });
 });

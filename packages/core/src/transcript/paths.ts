@@ -1,5 +1,6 @@
 // The on-disk layout of PROTOCOL.md "Transcript on disk":
-//   $QWEN_HOME (default ~/.qwen)/projects/<cwd with "/" -> "-">/chats/<sessionId>.jsonl (+ .ledger.jsonl)
+//   $QWEN_HOME (default ~/.qwen)/projects/<cwd with "/" -> "-">/chats/<sessionId>.jsonl (+ .ledger.jsonl,
+//   + .answers.jsonl written by the daemon)
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { assertValidSessionId } from "./session-id.js";
@@ -46,6 +47,13 @@ export function ledgerPath(qwenHome: string, cwd: string, sessionId: string): st
   return join(chatsDir(qwenHome, cwd), `${sessionId}${LEDGER_SUFFIX}`);
 }
 
+/** The daemon's journal of acknowledged question answers (RESTORE-SPEC guarantee 5), beside the transcript. */
+export function answersPath(qwenHome: string, cwd: string, sessionId: string): string {
+  assertValidSessionId(sessionId);
+  return join(chatsDir(qwenHome, cwd), `${sessionId}${ANSWERS_SUFFIX}`);
+}
+
 /** File-name suffixes, shared with the session listing so it skips exactly what this module names. */
 export const TRANSCRIPT_SUFFIX = ".jsonl";
 export const LEDGER_SUFFIX = ".ledger.jsonl";
+export const ANSWERS_SUFFIX = ".answers.jsonl";

@@ -28,6 +28,8 @@ describe("session ids", () => {
     ["é", "non-ascii"],
     ["x.ledger", "collides with a ledger file name"],
     ["x.LEDGER", "collides with a ledger on case-insensitive disks"],
+    ["x.answers", "collides with an answer journal file name"],
+    ["x.Answers", "collides with an answer journal on case-insensitive disks"],
   ])("rejects %j (%s)", (id) => {
     expect(isValidSessionId(id)).toBe(false);
     expect(() => assertValidSessionId(id)).toThrow(InvalidSessionIdError);

@@ -112,6 +112,7 @@ describe("sessionIdOfFileName", () => {
   it("maps transcripts to ids and ignores ledgers and foreign names", () => {
     expect(sessionIdOfFileName("abc.jsonl")).toBe("abc");
     expect(sessionIdOfFileName("abc.ledger.jsonl")).toBeUndefined();
+    expect(sessionIdOfFileName("abc.answers.jsonl")).toBeUndefined();
     expect(sessionIdOfFileName("abc.json")).toBeUndefined();
     expect(sessionIdOfFileName(".jsonl")).toBeUndefined();
     expect(sessionIdOfFileName("..jsonl")).toBeUndefined();

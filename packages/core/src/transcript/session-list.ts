@@ -4,7 +4,7 @@ import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { forEachLine, JsonlAccumulator } from "./jsonl-file.js";
-import { chatsDir, LEDGER_SUFFIX, TRANSCRIPT_SUFFIX } from "./paths.js";
+import { ANSWERS_SUFFIX, chatsDir, LEDGER_SUFFIX, TRANSCRIPT_SUFFIX } from "./paths.js";
 import { decodeTranscriptRecord } from "./reader.js";
 import type { TranscriptRecord } from "./records.js";
 import { isValidSessionId } from "./session-id.js";
@@ -22,7 +22,7 @@ export interface PersistedSession {
 export const DISPLAY_NAME_MAX_CHARS = 80;
 
 /**
- * Sessions with a transcript in the project's chats directory, most recently updated first. Ledger files and
+ * Sessions with a transcript in the project's chats directory, most recently updated first. Ledger files, answer journals and
  * files whose names are not valid session ids are ignored; a missing directory means no sessions.
  */
 export async function listPersistedSessions(qwenHome: string, cwd: string): Promise<PersistedSession[]> {
@@ -44,9 +44,11 @@ export async function listPersistedSessions(qwenHome: string, cwd: string): Prom
   return sessions.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
 }
 
-/** The session id a transcript file name stands for, or undefined for ledgers and foreign files. */
+/** The session id a transcript file name stands for, or undefined for ledgers, answer journals and foreign files. */
 export function sessionIdOfFileName(name: string): string | undefined {
-  if (!name.endsWith(TRANSCRIPT_SUFFIX) || name.endsWith(LEDGER_SUFFIX)) return undefined;
+  if (!name.endsWith(TRANSCRIPT_SUFFIX) || name.endsWith(LEDGER_SUFFIX) || name.endsWith(ANSWERS_SUFFIX)) {
+    return undefined;
+  }
   const id = name.slice(0, -TRANSCRIPT_SUFFIX.length);
   return isValidSessionId(id) ? id : undefined;
 }

@@ -107,3 +107,15 @@ export const agentUnavailable = (detail: string) =>
 
 /** The agent answered a request with an error we do not map more precisely. */
 export const agentError = (message: string) => new HttpError(502, { error: message, code: "agent_error" });
+
+/**
+ * The answer to a question could not be made durable (RESTORE-SPEC guarantee 5), so it was not applied and
+ * the question is still waiting: the client may retry the vote. `cause` is an errno code at most (no paths).
+ */
+export const answerNotSaved = (sessionId: string, requestId: string, cause: string | undefined) =>
+  new HttpError(500, {
+    error: `The answer could not be saved durably, so it was not applied; the question is still waiting. Retry the vote.${cause !== undefined ? ` (${cause})` : ""}`,
+    code: "answer_journal_failed",
+    sessionId,
+    requestId,
+  });

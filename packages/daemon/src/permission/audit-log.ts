@@ -17,6 +17,8 @@ export type AuditEntry = {
   outcome?: "selected" | "cancelled";
   /** Forbidden reason, cancel reason, or `partial` for a consensus vote that did not decide. */
   reason?: string;
+  /** `answer_journal` when a decision was replayed from the daemon's answer journal after a restart. */
+  source?: string;
   /** Clients allowed to vote under consensus, as frozen at `requested`. */
   electorate?: readonly string[];
 };

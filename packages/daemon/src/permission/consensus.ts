@@ -56,6 +56,13 @@ export class ConsensusTally {
     };
   }
 
+  /** Whether `clientId` voting `optionId` now would decide the request (nothing is recorded). */
+  wouldDecide(clientId: string, optionId: string): boolean {
+    let votesFor = 0;
+    for (const [voter, choice] of this.#votes) if (voter !== clientId && choice === optionId) votesFor += 1;
+    return votesFor + 1 >= this.quorum;
+  }
+
   optionTallies(): Record<string, number> {
     const tallies: Record<string, number> = {};
     for (const optionId of this.#votes.values()) tallies[optionId] = (tallies[optionId] ?? 0) + 1;

@@ -4,6 +4,7 @@ import * as permission from "./index.js";
 describe("permission public API", () => {
   it("exports exactly these runtime names", () => {
     expect(Object.keys(permission).sort()).toEqual([
+      "ANSWER_JOURNAL_SOURCE",
       "ConsensusTally",
       "DEFAULT_AUDIT_CAPACITY",
       "DEFAULT_PERMISSION_POLICY",

@@ -10,9 +10,14 @@ export type {
   PermissionMediatorOptions,
   PermissionRequest,
   PermissionVote,
+  VoteCheck,
   VoteResult,
 } from "./mediator.js";
-export { DuplicatePermissionRequestError, PermissionMediator } from "./mediator.js";
+export {
+  ANSWER_JOURNAL_SOURCE,
+  DuplicatePermissionRequestError,
+  PermissionMediator,
+} from "./mediator.js";
 export type { ForbiddenReason } from "./policy.js";
 export { DEFAULT_PERMISSION_POLICY, PermissionPolicy } from "./policy.js";
 export type { ResolvedRequest } from "./resolved-requests.js";

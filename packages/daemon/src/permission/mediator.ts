@@ -75,6 +75,15 @@ export type VoteResult =
   | { status: 400; kind: "invalid_option"; body: InvalidOptionBody }
   | { status: 403; kind: "forbidden"; body: ForbiddenBody };
 
+/** What `checkVote` found: a final refusal, a consensus vote that would only be counted, or the decision it would settle. */
+export type VoteCheck =
+  | { kind: "refused"; result: VoteResult }
+  | { kind: "partial" }
+  | { kind: "decides"; request: PendingPermission; decision: PermissionDecision };
+
+/** How a `permission_resolved` (and its audit entry) marks a decision replayed from the answer journal. */
+export const ANSWER_JOURNAL_SOURCE = "answer_journal";
+
 type NotFoundBody = { error: string; sessionId?: string; requestId: string };
 type InvalidOptionBody = { error: string; code: "invalid_option_id"; requestId: string; optionId: string };
 type ForbiddenBody = {
@@ -206,39 +215,33 @@ export class PermissionMediator {
    * accepted (200, possibly only a partial consensus vote).
    */
   vote(v: PermissionVote): VoteResult {
-    const entry = this.#findPending(v.sessionId, v.requestId);
-    if (entry === undefined) return this.#notPending(v);
+    return this.commitVote(v);
+  }
 
-    if (v.outcome.outcome === "cancelled") {
-      this.#record(entry, "voted", { ...voterFields(v), outcome: "cancelled" });
-      this.#settle(entry, {
-        outcome: { outcome: "cancelled" },
-        reason: "user",
-        ...(v.clientId !== undefined ? { voterClientId: v.clientId } : {}),
-      });
-      return { status: 200, kind: "resolved", body: {} };
-    }
+  /**
+   * Judges a vote like `vote` but resolves nothing, so a caller can make the answer durable between
+   * judging and applying it (RESTORE-SPEC guarantee 5). A refusal is final: it is reported (audit,
+   * `permission_forbidden` / `permission_already_resolved`) here and its result is the answer to send.
+   * An acceptance changes no state; `commitVote` applies it (and judges again: the request may have
+   * ended in between). `decides` carries the decision the vote would settle; `partial` is a consensus
+   * vote that would only be counted.
+   */
+  checkVote(v: PermissionVote): VoteCheck {
+    const judged = this.#judge(v);
+    if ("refused" in judged) return { kind: "refused", result: judged.refused };
+    if (judged.partial) return { kind: "partial" };
+    return { kind: "decides", request: publicView(judged.entry), decision: judged.decision };
+  }
 
-    const { optionId } = v.outcome;
-    if (!entry.optionIds.has(optionId)) {
-      return {
-        status: 400,
-        kind: "invalid_option",
-        body: {
-          error: `Permission ${entry.requestId}: optionId "${optionId}" is not in the set of options the agent offered.`,
-          code: "invalid_option_id",
-          requestId: entry.requestId,
-          optionId,
-        },
-      };
-    }
-
-    const forbidden = this.#policyRefusal(entry, v);
-    if (forbidden !== undefined) return this.#forbid(entry, v, forbidden);
-
-    if (entry.tally !== undefined) {
-      const clientId = v.clientId as string; // #policyRefusal checked membership
-      const progress = entry.tally.cast(clientId, optionId);
+  /** Applies one vote (see `vote`, which is this). */
+  commitVote(v: PermissionVote): VoteResult {
+    const judged = this.#judge(v);
+    if ("refused" in judged) return judged.refused;
+    const { entry } = judged;
+    if (judged.partial) {
+      // #judge established: consensus, a member of the electorate, an offered option, no quorum yet.
+      const optionId = (v.outcome as { optionId: string }).optionId;
+      const progress = (entry.tally as ConsensusTally).cast(v.clientId as string, optionId);
       if (!progress.decided) {
         this.#record(entry, "voted", { ...voterFields(v), optionId, reason: "partial" });
         this.#safeEmit(
@@ -256,16 +259,30 @@ export class PermissionMediator {
         );
         return { status: 200, kind: "recorded", body: {} };
       }
+      // (wouldDecide and cast count alike, so this only runs if they ever disagree: the quorum wins.)
     }
-
-    this.#record(entry, "voted", { ...voterFields(v), optionId, outcome: "selected" });
-    // Under consensus the answers of the vote that reached the quorum are the ones used.
-    this.#settle(entry, {
-      outcome: { outcome: "selected", optionId },
-      ...(v.answers !== undefined ? { answers: v.answers } : {}),
-      ...(v.clientId !== undefined ? { voterClientId: v.clientId } : {}),
+    const { decision } = judged;
+    this.#record(entry, "voted", {
+      ...voterFields(v),
+      ...(decision.outcome.outcome === "selected"
+        ? { optionId: decision.outcome.optionId, outcome: "selected" as const }
+        : { outcome: "cancelled" as const }),
     });
+    // A deciding consensus vote is not cast into the tally: the request is settled and the tally dropped.
+    this.#settle(entry, decision);
     return { status: 200, kind: "resolved", body: {} };
+  }
+
+  /**
+   * Resolves a pending request with an answer a user gave before a restart (the daemon's answer journal)
+   * instead of waiting for a vote: no policy applies, that vote already passed it. Emits the usual
+   * `permission_resolved`, marked `source: "answer_journal"`. False when the request is not pending.
+   */
+  resolveFromJournal(sessionId: string, requestId: string, decision: PermissionDecision): boolean {
+    const entry = this.#pending.get(sessionId)?.get(requestId);
+    if (entry === undefined) return false;
+    this.#settle(entry, decision, ANSWER_JOURNAL_SOURCE);
+    return true;
   }
 
   /** Resolves every pending request of the session as cancelled; returns how many. */
@@ -386,6 +403,53 @@ export class PermissionMediator {
     };
   }
 
+  /**
+   * The judgement shared by `checkVote` and `commitVote`. Its only effects are a refusal's reports; an
+   * accepted vote leaves everything as it was.
+   */
+  #judge(
+    v: PermissionVote,
+  ): { refused: VoteResult } | { entry: Entry; partial: boolean; decision: PermissionDecision } {
+    const entry = this.#findPending(v.sessionId, v.requestId);
+    if (entry === undefined) return { refused: this.#notPending(v) };
+    const voter = v.clientId !== undefined ? { voterClientId: v.clientId } : {};
+    if (v.outcome.outcome === "cancelled") {
+      return {
+        entry,
+        partial: false,
+        decision: { outcome: { outcome: "cancelled" }, reason: "user", ...voter },
+      };
+    }
+    const { optionId } = v.outcome;
+    if (!entry.optionIds.has(optionId)) {
+      return {
+        refused: {
+          status: 400,
+          kind: "invalid_option",
+          body: {
+            error: `Permission ${entry.requestId}: optionId "${optionId}" is not in the set of options the agent offered.`,
+            code: "invalid_option_id",
+            requestId: entry.requestId,
+            optionId,
+          },
+        },
+      };
+    }
+    const forbidden = this.#policyRefusal(entry, v);
+    if (forbidden !== undefined) return { refused: this.#forbid(entry, v, forbidden) };
+    return {
+      entry,
+      // A consensus vote that does not reach the quorum is only counted; `decision` is what it settles if it does.
+      partial: entry.tally !== undefined && !entry.tally.wouldDecide(v.clientId as string, optionId),
+      // Under consensus the answers of the vote that reached the quorum are the ones used.
+      decision: {
+        outcome: { outcome: "selected", optionId },
+        ...(v.answers !== undefined ? { answers: v.answers } : {}),
+        ...voter,
+      },
+    };
+  }
+
   #policyRefusal(entry: Entry, v: PermissionVote): ForbiddenReason | undefined {
     switch (entry.policy) {
       case "first-responder":
@@ -441,7 +505,7 @@ export class PermissionMediator {
    * as resolved), then the event, then the agent's promise: a listener that votes again from
    * inside `emit` already sees "already resolved".
    */
-  #settle(entry: Entry, decision: PermissionDecision): void {
+  #settle(entry: Entry, decision: PermissionDecision, source?: typeof ANSWER_JOURNAL_SOURCE): void {
     const session = this.#pending.get(entry.sessionId);
     if (session?.get(entry.requestId) !== entry) return;
     if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
@@ -460,6 +524,7 @@ export class PermissionMediator {
       ...(decision.outcome.outcome === "selected" ? { optionId: decision.outcome.optionId } : {}),
       ...(reason !== undefined ? { reason } : {}),
       ...(decision.voterClientId !== undefined ? { clientId: decision.voterClientId } : {}),
+      ...(source !== undefined ? { source } : {}),
     });
     const voter = decision.voterClientId;
     this.#safeEmit(
@@ -471,6 +536,7 @@ export class PermissionMediator {
         outcome: decision.outcome,
         ...(voter !== undefined ? { voterClientId: voter } : {}),
         ...(reason !== undefined ? { reason } : {}),
+        ...(source !== undefined ? { source } : {}),
       },
       {
         ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),

@@ -1,5 +1,6 @@
 // Votes on permission requests (tool approvals and ask_user_question answers). The mediator judges them
-// by policy; these routes only parse the body, check the client id and report the mediator's answer.
+// by policy; these routes only parse the body, check the client id and report the mediator's answer. The
+// answer to a question is on disk before the 200 goes out (RESTORE-SPEC guarantee 5): the service awaits it.
 import { type Context, Hono } from "hono";
 import { invalidBody } from "../http/errors.js";
 import { socketRemoteAddress } from "../http/remote-address.js";
@@ -27,7 +28,7 @@ export function permissionRoutes(service: SessionService): Hono {
       const clientId = clientIdOf(c);
       service.assertClient(service.require(sessionId), clientId);
       const vote = await parseVote(c);
-      const result = service.vote({
+      const result = await service.vote({
         sessionId,
         requestId: c.req.param("requestId"),
         clientId,
@@ -39,7 +40,7 @@ export function permissionRoutes(service: SessionService): Hono {
     .post("/permission/:requestId", async (c) => {
       const clientId = clientIdOf(c);
       const vote = await parseVote(c);
-      const result = service.vote({
+      const result = await service.vote({
         requestId: c.req.param("requestId"),
         clientId,
         remoteAddress: socketRemoteAddress(c),

@@ -1,13 +1,18 @@
 // What the child sends on its own, routed to its session: session/update notifications (collected as the
 // load replay while a session is loading, published on the bus otherwise) and permission requests
-// (registered with the mediator under a fresh requestId; its decision is the ACP answer).
+// (registered with the mediator under a fresh requestId; its decision is the ACP answer). A question the
+// child re-hangs in a restore prompt may be answered at once from the answer journal (guarantee 5).
 import { randomUUID } from "node:crypto";
+import type { AnswerJournal } from "../answers/answer-journal.js";
+import { isUserQuestion } from "../answers/journaled-answer.js";
 import type { PermissionRequestParams, PermissionResponse } from "../bridge/acp-child.js";
 import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { Clock } from "../events/clock.js";
 import { DaemonEventType } from "../events/registry.js";
 import type { PermissionMediator } from "../permission/mediator.js";
 import type { PermissionOption } from "../permission/vote.js";
+import type { SessionStore } from "../persisted/session-store.js";
+import { replayJournaledAnswer } from "./answer-replay.js";
 import type { SessionRegistry } from "./session-registry.js";
 import { promptEnvelope } from "./turn-host.js";
 
@@ -17,6 +22,8 @@ export type ChildRelayDeps = {
   clock: Clock;
   log: (line: string) => void;
   newId?: () => string;
+  /** Where re-hung questions look for answers given before a restart. */
+  answers?: { journal: AnswerJournal; store: SessionStore };
 };
 
 export function relaySessionUpdate(
@@ -66,6 +73,14 @@ export async function relayPermissionRequest(
   const onAbort = () => mediator.cancelRequest(session.sessionId, requestId, "agent_cancelled");
   signal.addEventListener("abort", onAbort, { once: true });
   try {
+    // Only a restore prompt re-hangs a question that may have been answered before the restart.
+    if (deps.answers !== undefined && active?.kind === "restore" && isUserQuestion(params.toolCall)) {
+      await replayJournaledAnswer(
+        { ...deps.answers, mediator, log: deps.log },
+        { sessionId: session.sessionId, requestId, toolCall: params.toolCall },
+        session.workspaceCwd,
+      );
+    }
     return toAcpPermissionResponse(await decision);
   } finally {
     signal.removeEventListener("abort", onAbort);

@@ -5,6 +5,8 @@ import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isValidSessionId } from "@qwen-daemon/core";
+import type { AnswerJournal } from "../answers/answer-journal.js";
+import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import type { AcpChild, ChildDeath } from "../bridge/acp-child.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
@@ -36,6 +38,7 @@ import {
   stripBlockMeta,
   stripDaemonMeta,
 } from "./daemon-meta.js";
+import { voteDurably } from "./durable-vote.js";
 import { LiveSession } from "./live-session.js";
 import { replayEvents } from "./load-replay.js";
 import { type ContentBlock, PromptQueue } from "./prompt-queue.js";
@@ -53,6 +56,8 @@ export type SessionServiceOptions = {
   permission: { policy: PermissionPolicy; consensusQuorum?: number | undefined; timeoutMs: number };
   channelFactory: ChannelFactory;
   store: SessionStore;
+  /** Where answers to questions are made durable before a vote is acknowledged (RESTORE-SPEC guarantee 5). */
+  answerJournal: AnswerJournal;
   clock: Clock;
   log: (line: string) => void;
   /** Literal secrets redacted from child stderr (the daemon token). */
@@ -100,6 +105,8 @@ export class SessionService {
   readonly #newId: () => string;
   /** A "single"-scope create in progress, so concurrent default creates share one session. */
   #creatingDefault: Promise<LiveSession> | undefined;
+  /** Votes being judged, journaled and applied, one at a time per request. */
+  readonly #votesInProgress = new KeyedSerializer();
 
   constructor(options: SessionServiceOptions) {
     this.#o = options;
@@ -124,6 +131,7 @@ export class SessionService {
       clock: options.clock,
       log: options.log,
       newId: this.#newId,
+      answers: { journal: options.answerJournal, store: options.store },
     };
     this.children = new ChildSupervisor({
       workspace: this.workspace,
@@ -460,7 +468,9 @@ export class SessionService {
 
   /**
    * A vote on a pending permission request. The client id must be registered on the session the
-   * request belongs to (for the legacy route, the session is found from the request id).
+   * request belongs to (for the legacy route, the session is found from the request id). A vote that
+   * answers a question resolves only once the answer is journaled (see durable-vote.ts); the promise
+   * rejects with a 500 HttpError when the journal cannot be written, and the question stays waiting.
    */
   vote(v: {
     sessionId?: string;
@@ -469,7 +479,7 @@ export class SessionService {
     remoteAddress: string | undefined;
     outcome: VoteOutcome;
     answers?: Record<string, string> | undefined;
-  }): VoteResult {
+  }): Promise<VoteResult> {
     const session =
       v.sessionId !== undefined
         ? this.require(v.sessionId)
@@ -480,14 +490,24 @@ export class SessionService {
       this.assertClient(session, v.clientId);
       session.touch(this.#o.clock.now());
     }
-    return this.mediator.vote({
-      ...(v.sessionId !== undefined ? { sessionId: v.sessionId } : {}),
-      requestId: v.requestId,
-      ...(v.clientId !== undefined ? { clientId: v.clientId } : {}),
-      ...(v.remoteAddress !== undefined ? { remoteAddress: v.remoteAddress } : {}),
-      outcome: v.outcome,
-      ...(v.answers !== undefined ? { answers: v.answers } : {}),
-    });
+    return voteDurably(
+      {
+        mediator: this.mediator,
+        journal: this.#o.answerJournal,
+        inProgress: this.#votesInProgress,
+        workspaceOf: (sessionId) => this.registry.getAny(sessionId)?.workspaceCwd ?? this.workspace,
+        clock: this.#o.clock,
+        log: this.#o.log,
+      },
+      {
+        ...(v.sessionId !== undefined ? { sessionId: v.sessionId } : {}),
+        requestId: v.requestId,
+        ...(v.clientId !== undefined ? { clientId: v.clientId } : {}),
+        ...(v.remoteAddress !== undefined ? { remoteAddress: v.remoteAddress } : {}),
+        outcome: v.outcome,
+        ...(v.answers !== undefined ? { answers: v.answers } : {}),
+      },
+    );
   }
 
   // ---- clients -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // An in-process daemon for route tests: the real app and SessionService over a ScriptedAgent, driven
 // with `app.request` (no sockets). Also small helpers to read SSE frames from a response.
 import type { Hono } from "hono";
+import { type AnswerJournal, memoryAnswerJournal } from "../answers/answer-journal.js";
 import { createApp } from "../app.js";
 import type { Clock } from "../events/clock.js";
 import { systemClock } from "../events/clock.js";
@@ -15,6 +16,8 @@ export type TestDaemonOptions = {
   workspace?: string;
   agent?: ScriptedAgentOptions;
   store?: SessionStore;
+  /** Default: a fresh in-memory journal. */
+  answerJournal?: AnswerJournal;
   clock?: Clock;
   token?: string;
   hostname?: string;
@@ -74,6 +77,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     },
     channelFactory: agent.factory,
     store: options.store ?? emptySessionStore(),
+    answerJournal: options.answerJournal ?? memoryAnswerJournal(),
     clock,
     log,
   });

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Runs every benchmark in sequence and prints their output (`npm run bench` at the repository root).
+//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|restart-restore ...]
+// With names, runs only those. The process benchmarks use the built packages: when a dist folder is
+// missing this runs `npm run build` first; when sources are newer than a dist it only warns (rebuild with
+// `npm run build` to measure the current code). A failing benchmark does not stop the others; the exit
+// code is then 1.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const TSX = ["--conditions=source", "--import", "tsx"];
+
+const BENCHMARKS = [
+  {
+    name: "startup",
+    script: "bench/startup.mjs",
+    node: [],
+    what: "spawn -> /health; qwen --acp -> session/new",
+  },
+  {
+    name: "restore-scan",
+    script: "bench/restore-scan.mjs",
+    node: TSX,
+    what: "restore eligibility scan, 10 vs 1M entries",
+  },
+  {
+    name: "transcript-load",
+    script: "bench/transcript-load.mjs",
+    node: [],
+    what: "transcript load time and peak memory",
+  },
+  {
+    name: "daemon-latency",
+    script: "bench/daemon-latency.mjs",
+    node: [],
+    what: "prompt/vote latency, SSE fan-out, RSS",
+  },
+  {
+    name: "restart-restore",
+    script: "bench/restart-restore.mjs",
+    node: [],
+    what: "SIGKILL -> restart -> restored question",
+  },
+];
+
+/** The files each process benchmark needs from `npm run build`, and the sources they are built from. */
+const BUILT = [
+  { dist: "packages/core/dist/index.js", src: "packages/core/src" },
+  { dist: "packages/core/dist/testing/index.js", src: "packages/core/src/testing" },
+  { dist: "packages/acp-child/dist/index.js", src: "packages/acp-child/src" },
+  { dist: "packages/daemon/dist/index.js", src: "packages/daemon/src" },
+  { dist: "packages/cli/dist/bin.js", src: "packages/cli/src" },
+];
+
+function newestSourceMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"))
+      newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuilt() {
+  const missing = BUILT.filter((b) => !existsSync(join(root, b.dist)));
+  if (missing.length > 0) {
+    console.log(`missing ${missing.map((b) => b.dist).join(", ")}: running \`npm run build\` first\n`);
+    const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) {
+      console.error("\n`npm run build` failed; fix the build, then run `npm run bench` again");
+      process.exit(1);
+    }
+    return;
+  }
+  const stale = BUILT.filter(
+    (b) => newestSourceMtime(join(root, b.src)) > statSync(join(root, b.dist)).mtimeMs,
+  );
+  if (stale.length > 0)
+    console.log(
+      `note: sources are newer than ${stale.map((b) => b.dist).join(", ")}; run \`npm run build\` to measure the current code\n`,
+    );
+}
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !BENCHMARKS.some((b) => b.name === name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(", ")}; known: ${BENCHMARKS.map((b) => b.name).join(", ")}`,
+  );
+  process.exit(2);
+}
+const selected = wanted.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => wanted.includes(b.name));
+
+ensureBuilt();
+const failed = [];
+for (const bench of selected) {
+  const command = ["node", ...bench.node, bench.script].join(" ");
+  console.log(`=== ${bench.name}: ${bench.what}\n$ ${command}`);
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [...bench.node, bench.script], { cwd: root, stdio: "inherit" });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    failed.push(bench.name);
+    console.log(
+      `--- ${bench.name} FAILED (${result.signal ?? `exit ${result.status}`}) after ${seconds} s\n`,
+    );
+  } else {
+    console.log(`--- ${bench.name} done in ${seconds} s\n`);
+  }
+}
+if (failed.length > 0) {
+  console.log(`failed: ${failed.join(", ")}`);
+  process.exit(1);
+}

@@ -1,0 +1,72 @@
+// RESTORE-SPEC guarantee 4, "Independent sessions": permission waits are per session. Two sessions share one
+// workspace (and so one ACP child); while one waits for its user's answer, the other runs prompts to the end,
+// before and after a restart that re-asks the first session's question.
+import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { DaemonProcess } from "./harness/daemon-process.js";
+import { E2eEnv } from "./harness/e2e-env.js";
+import { conversationHandler, PLAIN_ANSWER } from "./harness/model-script.js";
+import { askQuestion } from "./harness/question-scenario.js";
+import {
+  createSession,
+  expectRestored,
+  getStatus,
+  openEvents,
+  sendPrompt,
+  submitAnswers,
+  vote,
+} from "./harness/session-api.js";
+import { agentText } from "./harness/sse-views.js";
+
+let server: FakeOpenAIServer;
+let env: E2eEnv;
+
+beforeAll(async () => {
+  server = await startFakeOpenAIServer({ handler: conversationHandler() });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  env = new E2eEnv(server.url);
+});
+afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+
+/** Runs one plain prompt on a second session and waits for its turn to complete. */
+async function plainTurn(daemon: DaemonProcess, sessionId: string, clientId: string): Promise<void> {
+  const events = await openEvents(daemon, sessionId);
+  const promptId = await sendPrompt(daemon, sessionId, clientId, "Just answer");
+  const complete = await events.waitFor(
+    (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
+    20_000,
+    "turn_complete of the other session",
+  );
+  expect(complete.json?.data).toMatchObject({ stopReason: "end_turn" });
+  expect(agentText(events)).toBe(PLAIN_ANSWER);
+  expect(events.events("permission_request")).toEqual([]);
+  await events.close();
+}
+
+describe("a waiting question does not hold up another session", () => {
+  it("live, and after a restart that re-asks it", async () => {
+    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const asked = await askQuestion(first);
+    const other = await createSession(first, { sessionScope: "thread" });
+    expect(other.sessionId).not.toBe(asked.sessionId);
+    await plainTurn(first, other.sessionId, other.clientId);
+    expect(await getStatus(first, asked.sessionId)).toMatchObject({ isWaitingForUserQuestion: true });
+    await asked.events.close();
+    await first.kill9();
+
+    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
+    const reloaded = await expectRestored(second, "load", other.sessionId, other.clientId);
+    expect(reloaded.hasActivePrompt).toBe(false);
+    const waiting = await getStatus(second, asked.sessionId);
+    expect(waiting.isWaitingForUserQuestion).toBe(true);
+    await plainTurn(second, other.sessionId, reloaded.clientId);
+    expect(await getStatus(second, asked.sessionId)).toMatchObject({ isWaitingForUserQuestion: true });
+    const requestId = waiting.pendingInteractions[0]!.requestId;
+    expect(
+      await vote(second, asked.sessionId, requestId, restored.clientId, submitAnswers({ "0": "Blue" })),
+    ).toEqual({ status: 200, body: {} });
+  });
+});

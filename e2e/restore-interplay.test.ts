@@ -1,0 +1,229 @@
+// What other requests do to a restored question while it waits: a user prompt queues behind it (and the model
+// never sees `call → user text`), /continue refuses, POST /cancel ends it unattended (nothing persisted, the
+// next load asks again), and a live question cancelled by POST /cancel gives the model the cancel text.
+import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { E2eEnv } from "./harness/e2e-env.js";
+import { messagesFromCall, userTexts } from "./harness/model-requests.js";
+import { answerText, conversationHandler, PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
+import { answeredText } from "./harness/protocol-texts.js";
+import { askQuestion, askQuestionThenCrash, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
+import {
+  CLIENT_ID_HEADER,
+  expectRestored,
+  getStatus,
+  openEvents,
+  sendPrompt,
+  submitAnswers,
+  vote,
+  waitForStatus,
+  waitingQuestion,
+} from "./harness/session-api.js";
+import { readTranscript } from "./harness/session-files.js";
+import { agentText, requestIdOf } from "./harness/sse-views.js";
+
+const CANCELLED_BEFORE_EXECUTION = "Tool call was cancelled before execution.";
+
+let server: FakeOpenAIServer;
+let env: E2eEnv;
+
+beforeAll(async () => {
+  server = await startFakeOpenAIServer({ handler: conversationHandler() });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  env = new E2eEnv(server.url);
+});
+afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+
+describe("requests that meet a restored question", () => {
+  it("a user prompt queues behind it; /continue refuses; the answer goes first, then the prompt", async () => {
+    const firstRequest = server.requests.length;
+    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const asked = await askQuestionThenCrash(first);
+    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
+    const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
+    const shown = await events.waitForEvent("permission_request");
+    const restorePromptId = shown.json?.promptId as string;
+
+    const continued = await second.json(
+      "POST",
+      `/session/${asked.sessionId}/continue`,
+      {},
+      { [CLIENT_ID_HEADER]: restored.clientId },
+    );
+    expect(continued.status).toBe(200);
+    expect(continued.body).toMatchObject({ accepted: false, interruption: "none" });
+
+    const queuedId = await sendPrompt(second, asked.sessionId, restored.clientId, "And make it round");
+    const pending = await second.json<{ pendingPrompts: { promptId: string; state: string }[] }>(
+      "GET",
+      `/session/${asked.sessionId}/pending-prompts`,
+    );
+    expect(pending.body.pendingPrompts.find((p) => p.promptId === queuedId)?.state).toBe("queued");
+    // Still waiting on the question, and the model has not been called for the queued prompt.
+    expect(waitingQuestion(await getStatus(second, asked.sessionId)).requestId).toBe(requestIdOf(shown));
+    expect(server.requests.length - firstRequest).toBe(1);
+
+    const requestId = requestIdOf(shown);
+    expect(
+      await vote(second, asked.sessionId, requestId, restored.clientId, submitAnswers({ "0": "Green" })),
+    ).toEqual({ status: 200, body: {} });
+    await events.waitFor(
+      (f) => f.event === "turn_complete" && f.json?.promptId === queuedId,
+      20_000,
+      "turn_complete of the queued prompt",
+    );
+    expect(events.events("turn_complete").map((f) => f.json?.promptId)).toEqual([restorePromptId, queuedId]);
+
+    const answered = answeredText([["Color", "Green"]]);
+    const ours = server.requests.slice(firstRequest);
+    expect(ours).toHaveLength(3);
+    expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
+      { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
+      { role: "tool", text: answered, toolCallId: asked.callId },
+    ]);
+    expect(messagesFromCall(ours[2]!, asked.callId)).toEqual([
+      { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
+      { role: "tool", text: answered, toolCallId: asked.callId },
+      { role: "assistant", text: answerText(answered) },
+      { role: "user", text: "And make it round" },
+    ]);
+    expect(userTexts(ours[2]!)).toEqual([DEFAULT_ASK_PROMPT, "And make it round"]);
+    await events.close();
+  });
+
+  it("POST /cancel ends the restored question unattended: nothing persisted, the next load asks again", async () => {
+    const firstRequest = server.requests.length;
+    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const asked = await askQuestionThenCrash(first);
+    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
+    const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
+    await events.waitForEvent("permission_request");
+
+    const cancelled = await second.json(
+      "POST",
+      `/session/${asked.sessionId}/cancel`,
+      {},
+      { [CLIENT_ID_HEADER]: restored.clientId },
+    );
+    expect(cancelled.status).toBe(204);
+    await events.waitFor((f) => f.event === "turn_complete" || f.event === "prompt_cancelled", 20_000, "end");
+    expect(await waitForStatus(second, asked.sessionId, (s) => !s.hasActivePrompt)).toMatchObject({
+      isWaitingForUserQuestion: false,
+      pendingInteractionCount: 0,
+    });
+    expect(server.requests.length - firstRequest).toBe(1);
+    expect(
+      readTranscript(env.qwenHome, env.workspace, asked.sessionId).filter((r) => r.type === "tool_result"),
+    ).toEqual([]);
+    await events.close();
+    await second.kill9();
+
+    const third = await env.startDaemon(["--restore-ask-user-question"]);
+    const again = await expectRestored(third, "load", asked.sessionId, restored.clientId);
+    expect(again.hasActivePrompt).toBe(true);
+    const question = waitingQuestion(
+      await waitForStatus(third, asked.sessionId, (s) => s.isWaitingForUserQuestion),
+    );
+    const later = await openEvents(third, asked.sessionId, { lastEventId: again.lastEventId });
+    expect(
+      await vote(third, asked.sessionId, question.requestId, again.clientId, submitAnswers({ "0": "Blue" })),
+    ).toEqual({ status: 200, body: {} });
+    await later.waitForEvent("turn_complete");
+    const ours = server.requests.slice(firstRequest);
+    expect(ours).toHaveLength(2);
+    expect(messagesFromCall(ours[1]!, asked.callId).at(-1)).toEqual({
+      role: "tool",
+      text: answeredText([["Color", "Blue"]]),
+      toolCallId: asked.callId,
+    });
+    await later.close();
+  });
+
+  it("a live question cancelled by POST /cancel: the model sees the cancel text with the next prompt", async () => {
+    const firstRequest = server.requests.length;
+    const daemon = await env.startDaemon();
+    const asked = await askQuestion(daemon);
+    const cancelled = await daemon.json(
+      "POST",
+      `/session/${asked.sessionId}/cancel`,
+      {},
+      { [CLIENT_ID_HEADER]: asked.clientId },
+    );
+    expect(cancelled.status).toBe(204);
+    const ended = await asked.events.waitFor(
+      (f) =>
+        (f.event === "turn_complete" || f.event === "prompt_cancelled") &&
+        f.json?.promptId === asked.promptId,
+      20_000,
+      "end of the cancelled prompt",
+    );
+    expect(ended).toBeDefined();
+    const resolved = await asked.events.waitForEvent("permission_resolved");
+    expect(resolved.json?.data).toMatchObject({
+      requestId: asked.requestId,
+      outcome: { outcome: "cancelled" },
+    });
+    await waitForStatus(daemon, asked.sessionId, (s) => !s.hasActivePrompt);
+
+    const promptId = await sendPrompt(daemon, asked.sessionId, asked.clientId, "Forget it");
+    await asked.events.waitFor(
+      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
+      20_000,
+      "turn_complete of the next prompt",
+    );
+    const ours = server.requests.slice(firstRequest);
+    expect(ours).toHaveLength(2);
+    expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
+      { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
+      { role: "tool", text: CANCELLED_BEFORE_EXECUTION, toolCallId: asked.callId },
+      { role: "user", text: "Forget it" },
+    ]);
+    expect(agentText(asked.events).endsWith(PLAIN_ANSWER)).toBe(true);
+    await asked.events.close();
+  });
+
+  it("a live question cancelled by POST /cancel is not resurrected by a later restart + load", async () => {
+    const firstRequest = server.requests.length;
+    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const asked = await askQuestion(first);
+    const cancelled = await first.json(
+      "POST",
+      `/session/${asked.sessionId}/cancel`,
+      {},
+      { [CLIENT_ID_HEADER]: asked.clientId },
+    );
+    expect(cancelled.status).toBe(204);
+    await waitForStatus(first, asked.sessionId, (s) => !s.hasActivePrompt);
+    await asked.events.close();
+    await first.kill9();
+
+    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
+    // The user cancelled that prompt: its question must not come back.
+    expect(restored.hasActivePrompt).toBe(false);
+    expect(await getStatus(second, asked.sessionId)).toMatchObject({
+      isWaitingForUserQuestion: false,
+      pendingInteractionCount: 0,
+    });
+    const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
+    const promptId = await sendPrompt(second, asked.sessionId, restored.clientId, "Forget it");
+    await events.waitFor(
+      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
+      20_000,
+      "turn_complete of the next prompt",
+    );
+    expect(events.events("permission_request")).toEqual([]);
+    const ours = server.requests.slice(firstRequest);
+    expect(ours).toHaveLength(2);
+    expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
+      { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
+      { role: "tool", text: CANCELLED_BEFORE_EXECUTION, toolCallId: asked.callId },
+      { role: "user", text: "Forget it" },
+    ]);
+    await events.close();
+  });
+});

@@ -1,0 +1,58 @@
+// One line of a session's answer journal (`<sessionId>.answers.jsonl`, RESTORE-SPEC guarantee 5). The daemon
+// writes an `answer` before it acknowledges a vote that resolves a question, so the answer survives a crash
+// that takes the daemon and its child down before the child has written the tool result. A `withdrawn` line
+// cancels an answer the daemon journaled but could not apply (the question ended some other way meanwhile).
+import { z } from "zod";
+import { VoteAnswers, VoteOutcome } from "../permission/vote.js";
+
+export const AnswerEntry = z.object({
+  v: z.literal(1),
+  type: z.literal("answer"),
+  sessionId: z.string().min(1),
+  /** The question's `toolCall.toolCallId`: the functionCall id, which a re-hung question keeps. */
+  toolCallId: z.string().min(1),
+  /** Fingerprint of the questions asked (see questionsKeyOf): an old answer never fits a different question. */
+  questionsKey: z.string().optional(),
+  outcome: VoteOutcome,
+  answers: VoteAnswers.optional(),
+  /** The request the answer was given to (a re-hung question gets a new one). */
+  requestId: z.string().min(1),
+  voterClientId: z.string().optional(),
+  /** When the daemon journaled it (ISO); orders it against the transcript's records. */
+  at: z.string().min(1),
+});
+export type AnswerEntry = z.infer<typeof AnswerEntry>;
+
+export const WithdrawnEntry = z.object({
+  v: z.literal(1),
+  type: z.literal("withdrawn"),
+  sessionId: z.string().min(1),
+  toolCallId: z.string().min(1),
+  /** The request whose answer is withdrawn. */
+  requestId: z.string().min(1),
+  at: z.string().min(1),
+});
+export type WithdrawnEntry = z.infer<typeof WithdrawnEntry>;
+
+export const JournalEntry = z.discriminatedUnion("type", [AnswerEntry, WithdrawnEntry]);
+export type JournalEntry = z.infer<typeof JournalEntry>;
+
+/**
+ * The entries of a journal file's text, in file order. Blank lines, lines that are not JSON (a torn last
+ * line left by a crash mid-write) and lines of another shape are skipped: one bad line never hides the rest.
+ */
+export function parseAnswerJournal(text: string): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const parsed = JournalEntry.safeParse(value);
+    if (parsed.success) entries.push(parsed.data);
+  }
+  return entries;
+}

@@ -1,0 +1,71 @@
+// RESTORE-SPEC guarantee 5, restore side: when the child re-hangs a question after a restart and the user had
+// already answered it (the daemon acknowledged and journaled the answer, then everything died before the
+// child wrote the tool result), the re-hung request is resolved from the journal instead of asking again.
+import type { AnswerJournal } from "../answers/answer-journal.js";
+import {
+  decisionOf,
+  findJournaledAnswer,
+  type QuestionRequest,
+  questionCallId,
+  questionsKeyOf,
+  transcriptHoldsCall,
+} from "../answers/journaled-answer.js";
+import type { PermissionMediator } from "../permission/mediator.js";
+import type { SessionStore } from "../persisted/session-store.js";
+
+export type AnswerReplayDeps = {
+  journal: AnswerJournal;
+  /** Transcripts, to tell a journaled answer for this call from one for an earlier call with the same id. */
+  store: SessionStore;
+  mediator: PermissionMediator;
+  log: (line: string) => void;
+};
+
+/** A re-hung call is the transcript's last model entry, so a short tail holds it; longer reads are the fallback. */
+export const TRANSCRIPT_TAIL_RECORDS = 200;
+
+/**
+ * Resolves the pending `request` (already registered with the mediator, so clients saw it) from the journal
+ * when a journaled answer applies. Never throws: any failure leaves the question waiting for a human, which is
+ * what would have happened without a journal. True when it resolved the request.
+ */
+export async function replayJournaledAnswer(
+  deps: AnswerReplayDeps,
+  request: QuestionRequest,
+  cwd: string,
+): Promise<boolean> {
+  const { sessionId, requestId, toolCall } = request;
+  const toolCallId = questionCallId(toolCall);
+  if (toolCallId === undefined) return false;
+  let lookup: ReturnType<typeof findJournaledAnswer>;
+  try {
+    const entries = await deps.journal.read(cwd, sessionId);
+    if (!entries.some((e) => e.type === "answer" && e.toolCallId === toolCallId)) return false;
+    let transcript = await deps.store.readRecords(cwd, sessionId, TRANSCRIPT_TAIL_RECORDS);
+    if (transcript?.length === TRANSCRIPT_TAIL_RECORDS && !transcriptHoldsCall(transcript, toolCallId)) {
+      transcript = await deps.store.readRecords(cwd, sessionId);
+    }
+    lookup = findJournaledAnswer(entries, {
+      sessionId,
+      toolCallId,
+      questionsKey: questionsKeyOf(toolCall),
+      transcript,
+    });
+  } catch (error) {
+    deps.log(
+      `qwen serve: answer journal of ${sessionId} could not be checked for ${toolCallId}; the question waits: ${String(error)}`,
+    );
+    return false;
+  }
+  if (lookup.answer === undefined) {
+    deps.log(
+      `qwen serve: journaled answer for ${toolCallId} on ${sessionId} not applied (${lookup.reason}); the question waits`,
+    );
+    return false;
+  }
+  const applied = deps.mediator.resolveFromJournal(sessionId, requestId, decisionOf(lookup.answer));
+  if (applied) {
+    deps.log(`qwen serve: re-hung question ${toolCallId} on ${sessionId} answered from the answer journal`);
+  }
+  return applied;
+}
