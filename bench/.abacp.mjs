@@ -9,6 +9,8 @@ async function once(cli) {
   const t0 = performance.now();
   const child = spawn(process.execPath, [cli, "--acp"], { env: { ...process.env, QWEN_HOME: home }, stdio: ["pipe", "pipe", "ignore"] });
   let buf = "";
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } }) + "\n");
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd, mcpServers: [] } }) + "\n");
   await new Promise((res) => child.stdout.on("data", (d) => { buf += d; if (buf.includes('"id":2')) res(); }));
   const wall = performance.now() - t0;
   const st = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");

@@ -1,6 +1,8 @@
 // What other requests do to a restored question while it waits: a user prompt queues behind it (and the model
 // never sees `call → user text`), /continue refuses, POST /cancel ends it unattended (nothing persisted, the
-// next load asks again), and a live question cancelled by POST /cancel gives the model the cancel text.
+// next load asks again). A LIVE (not restored) question whose prompt is cancelled is different: PROTOCOL.md
+// says the model gets `Tool call was cancelled before execution.`, so the call is closed on disk and a later
+// restore has nothing to re-ask (the reference skips persistence only for restored call ids).
 import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { E2eEnv } from "./harness/e2e-env.js";
@@ -204,7 +206,7 @@ describe("requests that meet a restored question", () => {
     const second = await env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     // The user cancelled that prompt: its question must not come back.
-    expect(restored.hasActivePrompt).toBe(false);
+    expect(restored.hasActivePrompt, "the cancelled prompt's question was re-asked on load").toBe(false);
     expect(await getStatus(second, asked.sessionId)).toMatchObject({
       isWaitingForUserQuestion: false,
       pendingInteractionCount: 0,

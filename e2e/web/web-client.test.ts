@@ -91,6 +91,35 @@ async function send(page: Page, text: string): Promise<void> {
 const questionCard = (page: Page): Locator => page.getByRole("form", { name: /The agent asks you/ });
 const permissionCard = (page: Page): Locator => page.getByRole("region", { name: /Allow this action/ });
 
+/** Renders a two-question card (multi-select + single) from the served modules; votes go to `window.votes`. */
+const MULTI_SELECT_CARD_SCRIPT = `
+import { questionCard } from "/interaction-cards.js";
+import { questionsOf } from "/answers.js";
+const request = {
+  requestId: "r-multi",
+  options: [
+    { optionId: "proceed_once", name: "Submit", kind: "allow_once" },
+    { optionId: "cancel", name: "Cancel", kind: "reject_once" },
+  ],
+  toolCall: {
+    _meta: {
+      qwenInteractionKind: "user_question",
+      qwenQuestions: [
+        { question: "Which parts?", header: "Parts", multiSelect: true,
+          options: ["Intro", "Body", "Outro"].map((label) => ({ label, description: "The " + label })) },
+        { question: "Which colour?", header: "Colour", multiSelect: false,
+          options: ["Red", "Blue"].map((label) => ({ label, description: label })) },
+      ],
+    },
+  },
+};
+window.votes = [];
+const card = questionCard(request, questionsOf(request), async (option, answers) => {
+  window.votes.push({ optionId: option.optionId, answers });
+});
+document.getElementById("pending").append(card);
+`;
+
 /** Waits until the conversation shows an agent message containing `text`. */
 async function agentSays(page: Page, text: string): Promise<void> {
   await page.locator("#log li.agent", { hasText: text }).first().waitFor();
@@ -212,6 +241,57 @@ describe("web client", () => {
     await phone.close();
     await page.close();
   }, 180_000);
+  it("an open page rides out a daemon restart: it reconnects, reloads the session and shows the question again", async () => {
+    const first = await startDaemon(["--restore-ask-user-question"]);
+    const { page } = await openPage(`${first.url}/`);
+    await page.getByRole("button", { name: /New session/ }).click();
+    await page.locator("#conn", { hasText: "live" }).waitFor();
+    await send(page, "Sort the mail");
+    await questionCard(page).waitFor();
+    await first.kill9();
+    await page.locator("#conn", { hasText: /reconnecting/ }).waitFor();
+
+    // No reload: the event stream's next attempt finds a daemon without the session (404) and the page
+    // loads it, which re-asks the question under a new request id.
+    await startDaemon(["--restore-ask-user-question", "--port", new URL(first.url).port]);
+    await page.locator("#log li.notice", { hasText: "Reloading the session" }).waitFor();
+    await page.locator("#conn", { hasText: "live" }).waitFor();
+    const card = questionCard(page);
+    await card.waitFor();
+    await expect(card.locator("legend").textContent()).resolves.toContain('"Sort the mail"');
+    await card.getByRole("radio", { name: /Detailed note/ }).check();
+    await card.getByRole("button", { name: "Submit" }).click();
+    await permissionCard(page).getByRole("button", { name: "Allow", exact: true }).click();
+    await agentSays(page, '[demo model] Done. You chose "Detailed note" for "Sort the mail".');
+    await page.close();
+  }, 120_000);
+
+  it("a multi-select card sends its picks joined with ', ' plus the Other text, keyed by question index", async () => {
+    const daemon = await startDaemon([]);
+    const { page, errors } = await openPage(`${daemon.url}/`);
+    // Render a card from the served modules with a recording vote handler: the demo model only asks
+    // single-choice questions, this covers checkboxes and several questions in one card.
+    // A string, so the test runner's transform never rewrites the page-side dynamic imports.
+    await page.addScriptTag({ type: "module", content: MULTI_SELECT_CARD_SCRIPT });
+    const card = page.getByRole("form", { name: "❓ The agent asks you 2 questions" });
+    await card.waitFor();
+    expect(await card.getByRole("checkbox").count()).toBe(4);
+    expect(await card.getByRole("radio").count()).toBe(3);
+    await card.getByRole("checkbox", { name: /Outro/ }).check();
+    await card.getByRole("checkbox", { name: /Intro/ }).check();
+    await card.getByRole("textbox", { name: "Your own answer for Parts" }).fill("Credits");
+    await card.getByRole("button", { name: "Submit" }).click();
+    await card.getByRole("alert").filter({ hasText: "Please answer: Colour." }).waitFor();
+    await card.getByRole("radio", { name: /Blue/ }).check();
+    await card.getByRole("button", { name: "Submit" }).click();
+    await page.waitForFunction(() => (window as unknown as { votes: unknown[] }).votes.length > 0);
+    await expect(page.evaluate(() => (window as unknown as { votes: unknown[] }).votes)).resolves.toEqual([
+      { optionId: "proceed_once", answers: { "0": "Intro, Outro, Credits", "1": "Blue" } },
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("shows a dead agent process, and 'Reload session' brings its question back", async () => {
     const daemon = await startDaemon(["--restore-ask-user-question"]);
     const { page, errors } = await openPage(`${daemon.url}/`);

@@ -62,6 +62,7 @@ const state = {
   /** @type {number[]} */ recoveries: [],
   /** @type {string | undefined} */ nextCursor: undefined,
   /** @type {Promise<void> | undefined} */ opening: undefined,
+  /** @type {string | undefined} */ openingId: undefined,
 };
 
 let timeline = new Timeline();
@@ -79,6 +80,14 @@ function safeSessionStorage() {
     // Storage can be disabled (privacy settings); we then just re-attach under a new id after a reload.
     return undefined;
   }
+}
+
+/**
+ * The daemon answered "no such session": it restarted (or the session was closed) since we loaded it.
+ * @param {unknown} error
+ */
+function isSessionLost(error) {
+  return error instanceof ApiError && error.status === 404 && error.code === "session_not_found";
 }
 
 /**
@@ -205,6 +214,10 @@ async function vote(request, option, answers) {
     // The daemon answers 200 only once the answer is durable; the card can go now.
     removePending(request.requestId);
   } catch (error) {
+    if (isSessionLost(error)) {
+      void recover("the daemon no longer has this session live");
+      throw new Error("The session is being reloaded; answer again once its question is back.");
+    }
     if (error instanceof ApiError && error.status === 404) {
       // Someone else answered, or the daemon restarted and re-asked under a new id.
       removePending(request.requestId);
@@ -407,11 +420,15 @@ function enterSession(res, title) {
  * @param {string} [title]
  */
 function openSession(sessionId, title) {
-  // One load at a time: a double click or a recovery racing a click must not attach twice.
-  if (state.opening) return state.opening;
-  state.opening = (async () => {
+  // One load at a time: a double click or a recovery racing a click must not attach twice; a click on
+  // another session waits for the load in flight, then wins.
+  if (state.opening && state.openingId === sessionId) return state.opening;
+  const previous = state.opening;
+  const opening = (async () => {
+    await previous;
     setConn("loading…", "warn");
     try {
+      if (state.sessionId && state.sessionId !== sessionId) detach(state.sessionId, state.clientId, false);
       const hint = clientIds.get(sessionId) ?? freshClientIdHint((b) => crypto.getRandomValues(b));
       const res = await api.request("POST", sessionPath(sessionId, "load"), {}, hint);
       enterSession(res, title ?? `Session ${sessionId.slice(0, 8)}`);
@@ -424,10 +441,32 @@ function openSession(sessionId, title) {
         run: () => void openSession(sessionId, title),
       });
     } finally {
-      state.opening = undefined;
+      if (state.opening === opening) {
+        state.opening = undefined;
+        state.openingId = undefined;
+      }
     }
   })();
-  return state.opening;
+  state.opening = opening;
+  state.openingId = sessionId;
+  return opening;
+}
+
+/**
+ * Tells the daemon this tab stopped watching a session (it then no longer counts us as attached, which
+ * matters for consensus votes). Best effort: a failure only leaves a stale attachment, so it is logged.
+ * @param {string} sessionId
+ * @param {string | undefined} clientId
+ * @param {boolean} leaving  the page is going away: the request must outlive it
+ */
+function detach(sessionId, clientId, leaving) {
+  if (!clientId) return;
+  fetch(sessionPath(sessionId, "detach"), {
+    method: "POST",
+    headers: { ...api.headers(clientId), "content-type": "application/json" },
+    body: "{}",
+    keepalive: leaving,
+  }).catch((error) => console.warn(`qwen web: detaching from ${sessionId} failed`, error));
 }
 
 async function createSession() {
@@ -572,6 +611,9 @@ async function sendPrompt() {
     ui.prompt.value = text;
     if (error instanceof ApiError && error.code === "prompt_queue_full") {
       note("error", "The agent already has a full queue of messages; try again in a moment.");
+    } else if (isSessionLost(error)) {
+      note("error", "The daemon no longer has this session live; reloading it. Send your message again then.");
+      void recover("the daemon no longer has this session live");
     } else if (error instanceof ApiError && error.code === "invalid_client_id") {
       note(
         "error",
@@ -630,6 +672,10 @@ ui.prompt.addEventListener("keydown", (e) => {
   }
 });
 ui.cancel.addEventListener("click", () => void cancelPrompt());
+window.addEventListener("pagehide", () => {
+  state.stream?.close();
+  if (state.sessionId) detach(state.sessionId, state.clientId, true);
+});
 setInterval(() => {
   if (document.visibilityState === "visible") void refreshSessions();
 }, LIST_POLL_MS);

@@ -17,7 +17,10 @@ import {
   trailingToolMessages,
 } from "../testing/index.js";
 import { createAskUserQuestionTool } from "../tools/ask-user-question.js";
-import { ASK_USER_QUESTION_CANCELLED_TEXT } from "../tools/ask-user-question-result.js";
+import {
+  ASK_USER_QUESTION_CANCELLED_TEXT,
+  TOOL_CANCELLED_BEFORE_EXECUTION_TEXT,
+} from "../tools/ask-user-question-result.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { PromptLedger } from "../transcript/ledger.js";
 import { chatsDir, transcriptPath } from "../transcript/paths.js";
@@ -204,6 +207,44 @@ describe("AgentSession: a question in a live session", () => {
     expect(messageText(messages.at(-1))).toBe("ok then");
   });
 
+  it("persists the cancelled text when the prompt is cancelled while its question waits; the next request carries it", async () => {
+    const ws = await workspace();
+    server = await startFakeOpenAIServer([questionReply(), reply.text("Okay.")]);
+    const controller = new AbortController();
+    const session = await track(
+      AgentSession.create(
+        options(ws, server, {
+          restore: true,
+          confirm: (_request, signal) =>
+            new Promise((resolve) => {
+              signal.addEventListener("abort", () => resolve({ outcome: "unattended", reason: "aborted" }));
+              controller.abort();
+            }),
+        }),
+      ),
+    );
+    expect(await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal })).toEqual({
+      stopReason: "cancelled",
+    });
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant", "tool_result", "system"]);
+    expect(responsesOf(await readRecords(ws))).toEqual([{ error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT }]);
+    expect((await ledgerOf(ws)).at(-1)).toMatchObject({ promptId: "p1", state: "cancelled" });
+    expect(session.restorableQuestion()).toBeUndefined();
+
+    await session.prompt(text("never mind"), prompt("p2"));
+    const messages = server.requests[1]!.messages;
+    expect(messages.at(-2)).toMatchObject({
+      role: "tool",
+      tool_call_id: QUESTION_ID,
+      content: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT,
+    });
+    await session.close();
+
+    // Recorded, so nothing is left for a later load to ask again.
+    const reloaded = await track(AgentSession.load(options(ws, server, { restore: true })));
+    expect(reloaded.restorableQuestion()).toBeUndefined();
+  });
+
   it("persists nothing after the functionCall when nobody answers, so a load can ask again", async () => {
     const ws = await workspace();
     server = await startFakeOpenAIServer([questionReply()]);
@@ -319,6 +360,29 @@ describe("AgentSession.load after a crash while a question was asked", () => {
 
     const again = await track(AgentSession.load(options(crashed, server, { restore: true })));
     expect(again.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
+  });
+
+  it("restore aborted while the re-asked question waits: persists nothing, still restorable", async () => {
+    const { server, crashed } = await crashWhileAsking();
+    const before = (await readRecords(crashed)).length;
+    const controller = new AbortController();
+    const session = await track(
+      AgentSession.load(
+        options(crashed, server, {
+          restore: true,
+          confirm: (_request, signal) =>
+            new Promise((resolve) => {
+              signal.addEventListener("abort", () => resolve({ outcome: "unattended", reason: "aborted" }));
+              controller.abort();
+            }),
+        }),
+      ),
+    );
+    expect(await session.restoreQuestion({ promptId: "p2", signal: controller.signal })).toEqual({
+      stopReason: "cancelled",
+    });
+    expect((await readRecords(crashed)).slice(before).map((r) => r.type)).toEqual(["system"]);
+    expect(session.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
   });
 
   it("restore cancelled before it asks: persists nothing either (the user saw the question already)", async () => {

@@ -30,7 +30,8 @@ export interface ConfirmationRequest {
  * - approved_always: like approved, and stop asking for this tool kind in this session.
  * - rejected: the user said no; the tool result records the refusal and the turn ends.
  * - unattended: nobody answered (timeout, session closed, prompt aborted). For questions nothing is
- *   persisted for the whole batch, so the call stays dangling and a later load can re-ask it.
+ *   persisted for the whole batch, so the call stays dangling and a later load can re-ask it; except an
+ *   abort in an ordinary (not restored) batch, which records `Tool call was cancelled before execution.`
  */
 export type ConfirmationOutcome =
   | { outcome: "approved"; answers?: Record<string, string> }

@@ -6,9 +6,12 @@
 // - a call's final `tool_call_update` is emitted only after its result is durable, so a host that sees an
 //   answered question completed knows the answer survives a crash.
 //
-// An ask_user_question that ends unattended (timeout, session closed, prompt aborted) records nothing for
-// the whole batch: its call stays dangling in the transcript so a later load can ask it again. To make that
-// possible, results are held back until the batch's last question is settled, then written in call order.
+// An ask_user_question that ends unattended (timeout, session closed) records nothing for the whole batch:
+// its call stays dangling in the transcript so a later load can ask it again. To make that possible, results
+// are held back until the batch's last question is settled, then written in call order. A prompt aborted
+// while a question waits is unattended too only in a restored batch (RESTORE-SPEC step 5: the user saw it
+// before and may be asked again); in an ordinary prompt the cancel is recorded like any other cancelled
+// call (`Tool call was cancelled before execution.`), as PROTOCOL.md "prompt cancelled while waiting" says.
 import type { Content, Part } from "../content.js";
 import type { ToolDeclaration } from "../model/provider.js";
 import { decideConfirmation, planModeDenialText } from "../tools/approval.js";
@@ -56,8 +59,8 @@ export interface ToolBatchDeps {
   /** Asked right before each execute; a denial becomes the call's error result. */
   beforeExecute?: BeforeExecuteHook;
   /**
-   * The calls are a restored question batch: the user has seen them already, so a cancel before they are
-   * asked again is an unattended end too (nothing recorded, still restorable), not a cancelled call.
+   * The calls are a restored question batch: the user has seen them already, so an abort before or while
+   * they are asked again is an unattended end too (nothing recorded, still restorable), not a cancelled call.
    */
   restoring?: boolean;
 }
@@ -160,7 +163,9 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
     const outcome = await askUser(deps, tool, call, kind);
     switch (outcome.outcome) {
       case "unattended":
-        if (kind === "user_question") return { type: "unattended_question", reason: outcome.reason };
+        if (kind === "user_question" && (outcome.reason !== "aborted" || deps.restoring)) {
+          return { type: "unattended_question", reason: outcome.reason };
+        }
         return cancelledBeforeExecution(call, unattendedStopReason(outcome.reason, deps));
       case "rejected":
         return {

@@ -202,6 +202,67 @@ describe("runTurn", () => {
     ]);
   });
 
+  it("cancels while a fresh question waits: it and the rest of the batch get the cancelled text, recorded", async () => {
+    const probe = recordingTool("probe", "none");
+    const later = recordingTool("later", "none");
+    const { server, deps, log, controller } = await setup(
+      [
+        reply.toolCalls([
+          { name: "probe", args: {} },
+          { name: "ask_user_question", args: { questions: [COLOR_QUESTION] } },
+          { name: "later", args: {} },
+        ]),
+      ],
+      {
+        tools: [probe, later, createAskUserQuestionTool()],
+        // What the ACP child returns when session/cancel arrives while the question waits.
+        confirm: (_request, signal) =>
+          new Promise((resolve) => {
+            signal.addEventListener("abort", () => resolve({ outcome: "unattended", reason: "aborted" }));
+            controller.abort();
+          }),
+      },
+    );
+    // Not an unattended end: the cancel is recorded, so nothing is left dangling for a later load.
+    expect(await runTurn(deps, userStart("go"))).toEqual({ stopReason: "cancelled", modelRequests: 1 });
+    expect(server.requests).toHaveLength(1);
+    expect(later.calls).toEqual([]);
+    expect(toolResults(log)).toEqual([
+      { output: "probe done" },
+      { error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT },
+      { error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT },
+    ]);
+    expect(log.filter((l) => l.type === "tool_result").map((l) => l.type === "tool_result" && l.result.status))
+      .toEqual(["success", "cancelled", "cancelled"]);
+    expect(log.at(-1)).toEqual({ type: "turn_result", data: { stopReason: "cancelled", modelRequests: 1 } });
+    expect(deps.chat.peekLastHistoryEntry()?.parts.map((p) => p.functionResponse?.response)).toEqual(
+      toolResults(log),
+    );
+  });
+
+  it("cancels while a restored question waits: records nothing, the calls stay dangling", async () => {
+    const { deps, log, controller, confirm } = await setup([], {
+      confirm: (_request, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener("abort", () => resolve({ outcome: "unattended", reason: "aborted" }));
+          controller.abort();
+        }),
+    });
+    const call = { id: "c_q", name: "ask_user_question", args: { questions: [COLOR_QUESTION] } };
+    deps.chat = Chat.start([
+      { role: "user", parts: [{ text: "pick" }] },
+      { role: "model", parts: [{ functionCall: call }] },
+    ], { preserveCallIds: new Set(["c_q"]) });
+    expect(await runTurn(deps, { kind: "pending_calls", calls: [call] })).toEqual({
+      stopReason: "cancelled",
+      modelRequests: 0,
+      unattended: "aborted",
+    });
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(log.map((l) => l.type)).toEqual(["turn_result"]);
+    expect(deps.chat.peekLastHistoryEntry()?.role).toBe("model");
+  });
+
   it("records a question's answer even when the prompt is cancelled as it arrives", async () => {
     const { server, deps, log, controller } = await setup([askUserQuestionCall([COLOR_QUESTION])], {
       confirm: async () => {

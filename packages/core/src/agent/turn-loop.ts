@@ -5,7 +5,8 @@
 //
 // Stop reasons: the model stopped without calls (end_turn, or max_tokens / refusal by finish reason), the
 // user cancelled a permission (end_turn; the model sees the refusal with the next prompt), an unattended
-// question (end_turn, or cancelled when aborted), the abort signal (cancelled), the max-turns guard
+// question (end_turn; cancelled when a restored question is aborted), the abort signal (cancelled; a call
+// waiting for confirmation in an ordinary prompt records the cancelled-before-execution text), the max-turns guard
 // (max_turn_requests). A ModelError that is not an abort ends the turn by propagating, after the
 // turn_result record notes it, so the host can report it (turn_error).
 import type { Content, FunctionCall, Part } from "../content.js";

@@ -1,6 +1,7 @@
 // The vote split used to make answers durable before they are applied: checkVote judges without resolving,
 // commitVote applies (judging again), resolveFromJournal replays an answer given before a restart.
 import { describe, expect, it } from "vitest";
+import { ConsensusTally } from "./consensus.js";
 import { makeMediator, peek, QUESTION_OPTIONS, req } from "./mediator-harness.js";
 
 const submit = { outcome: "selected" as const, optionId: "proceed_once" };
@@ -174,8 +175,7 @@ describe("resolveFromJournal", () => {
 });
 
 describe("ConsensusTally.wouldDecide", () => {
-  it("predicts cast without recording anything, a re-vote replacing the voter's earlier choice", async () => {
-    const { ConsensusTally } = await import("./consensus.js");
+  it("predicts cast without recording anything, a re-vote replacing the voter's earlier choice", () => {
     const tally = new ConsensusTally(["a", "b", "c"]); // quorum 2
     expect(tally.wouldDecide("a", "x")).toBe(false);
     expect(tally.optionTallies()).toEqual({});
