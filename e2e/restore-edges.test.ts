@@ -23,7 +23,7 @@ import {
 } from "./harness/session-api.js";
 import { ledgerOf, readLedger, readTranscript } from "./harness/session-files.js";
 import type { SseClient } from "./harness/sse-client.js";
-import { permissionRequestOf, requestIdOf } from "./harness/sse-views.js";
+import { dataOf, permissionRequestOf, requestIdOf } from "./harness/sse-views.js";
 
 let server: FakeOpenAIServer;
 let env: E2eEnv;
@@ -265,5 +265,55 @@ describe("restore edge cases", () => {
     ]);
     expect(userTexts(ours[1]!)).toEqual(["ASK_BATCH: two calls"]);
     await events.close();
+  });
+
+  it("DELETE while the restored question waits persists nothing: loading it again on the same daemon re-asks", async () => {
+    const firstRequest = server.requests.length;
+    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const asked = await askQuestionThenCrash(first);
+    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
+    const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
+    const shown = await events.waitForEvent("permission_request");
+    const deleted = await second.json("DELETE", `/session/${asked.sessionId}`);
+    expect(deleted.status).toBe(204);
+    const closed = await events.waitForEvent("session_closed");
+    expect(closed.json?.data).toMatchObject({ sessionId: asked.sessionId });
+    // Subscribers learn that the waiting question is gone (SessionService#end: "its permission requests
+    // resolved as session_closed"), before the session_closed frame.
+    const resolved = events.events("permission_resolved");
+    expect(resolved.map((f) => dataOf(f))).toEqual([
+      expect.objectContaining({
+        requestId: requestIdOf(shown),
+        outcome: { outcome: "cancelled" },
+        reason: "session_closed",
+      }),
+    ]);
+    expect(events.frames.indexOf(resolved[0]!)).toBeLessThan(events.frames.indexOf(closed));
+    await events.close();
+    expect((await second.json("GET", `/session/${asked.sessionId}/status`)).body).toMatchObject({
+      isWaitingForUserQuestion: false,
+      clientCount: 0,
+    });
+
+    const again = await expectRestored(second, "load", asked.sessionId, restored.clientId);
+    expect(again.hasActivePrompt).toBe(true);
+    const question = waitingQuestion(
+      await waitForStatus(second, asked.sessionId, (s) => s.isWaitingForUserQuestion),
+    );
+    expect(question.requestId).not.toBe(requestIdOf(shown));
+    const later = await openEvents(second, asked.sessionId, { lastEventId: again.lastEventId });
+    expect(
+      await vote(second, asked.sessionId, question.requestId, again.clientId, submitAnswers({ "0": "Blue" })),
+    ).toEqual({ status: 200, body: {} });
+    await later.waitForEvent("turn_complete");
+    const ours = server.requests.slice(firstRequest);
+    expect(ours).toHaveLength(2);
+    expect(messagesFromCall(ours[1]!, asked.callId).at(-1)).toEqual({
+      role: "tool",
+      text: answeredText([["Color", "Blue"]]),
+      toolCallId: asked.callId,
+    });
+    await later.close();
   });
 });

@@ -1,5 +1,6 @@
 // Runs the real built `qwen serve` as a child process of the test, on an ephemeral port.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { killTree } from "./process-tree.js";
 
@@ -37,6 +38,10 @@ export class DaemonProcess {
   }
 
   static async start(opts: DaemonProcessOptions): Promise<DaemonProcess> {
+    // The suite runs the BUILT cli; say so plainly instead of a module-not-found from a child process.
+    if (!existsSync(CLI_ENTRY)) {
+      throw new Error(`${CLI_ENTRY} is missing: build first (\`npm run build\` at the repo root)`);
+    }
     const child = spawn(process.execPath, [CLI_ENTRY, "serve", "--port", "0", ...(opts.args ?? [])], {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },

@@ -292,6 +292,35 @@ describe("web client", () => {
     await page.close();
   }, 60_000);
 
+  it("a page whose cursor fell out of a small event ring catches up from the transcript", async () => {
+    const daemon = await startDaemon(["--event-ring-size", "16"]);
+    const { page } = await openPage(`${daemon.url}/`);
+    await page.getByRole("button", { name: /New session/ }).click();
+    await page.locator("#conn", { hasText: "live" }).waitFor();
+    await send(page, "Feed the cat");
+    const card = questionCard(page);
+    await card.getByRole("radio", { name: /Short note/ }).check();
+    await card.getByRole("button", { name: "Submit" }).click();
+    await permissionCard(page).getByRole("button", { name: "Allow", exact: true }).click();
+    await agentSays(page, '[demo model] Done. You chose "Short note" for "Feed the cat".');
+
+    // A second page opens the live session: its load replay ends before the ~30 events the ring no
+    // longer holds, so the daemon answers state_resync_required and the page reads the transcript.
+    const { page: late, errors } = await openPage(`${daemon.url}/`);
+    await late.locator("#sessions button.session").first().click();
+    await late.locator("#log li.notice", { hasText: "showing the saved history" }).waitFor();
+    await agentSays(late, '[demo model] Done. You chose "Short note" for "Feed the cat".');
+    await late.locator("#conn", { hasText: "live" }).waitFor();
+
+    // And it follows live from there.
+    await send(late, "Walk the dog");
+    await questionCard(late).waitFor();
+    await questionCard(page).waitFor();
+    expect(errors).toEqual([]);
+    await late.close();
+    await page.close();
+  }, 120_000);
+
   it("shows a dead agent process, and 'Reload session' brings its question back", async () => {
     const daemon = await startDaemon(["--restore-ask-user-question"]);
     const { page, errors } = await openPage(`${daemon.url}/`);

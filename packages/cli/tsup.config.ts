@@ -1,4 +1,24 @@
+import { dirname, join } from "node:path";
+import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
+
+// zod's namespaces re-export all ~50 of its message locales (`z.locales`, `z.core.locales`), which keeps
+// them out of reach of tree shaking: 360 kB of the bundle, parsed at every start. Nothing here switches
+// the locale (zod itself imports `en` directly), so in the bundle those namespaces hold `en` only.
+const zodEnglishOnly: Plugin = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[/\\]zod[/\\]v4[/\\](classic[/\\]external|core[/\\]index)\.js$/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-english-only" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
+      contents: `export { default as en } from "./en.js";`,
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
 
 // One esbuild pass over the sources of every workspace package and the third-party code they use: an
 // installed `qwen` then resolves almost nothing at start (node_modules lookups and hundreds of small files
@@ -18,6 +38,7 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   noExternal: [/^(?!(commander|@modelcontextprotocol\/sdk)(\/|$))/],
+  esbuildPlugins: [zodEnglishOnly],
   esbuildOptions(options) {
     // Workspace packages are bundled from their TypeScript sources, so their lazy imports become chunks here.
     options.conditions = ["source"];

@@ -5,10 +5,11 @@ import { ActivePrompts } from "./active-prompts.js";
 import { questionsOf, voteBody } from "./answers.js";
 import { ApiError, createApi, sessionPath, tokenFromHash } from "./api.js";
 import { ClientIds, freshClientIdHint } from "./client-ids.js";
-import { byId, h } from "./dom.js";
+import { byId } from "./dom.js";
 import { openEventStream } from "./event-stream.js";
 import { permissionCard, questionCard } from "./interaction-cards.js";
-import { relativeTime, sessionBadges, sessionTitle } from "./session-list.js";
+import { sessionTitle } from "./session-list.js";
+import { SessionListView } from "./session-list-view.js";
 import { Timeline } from "./timeline.js";
 import { TimelineView } from "./timeline-view.js";
 
@@ -66,6 +67,7 @@ const state = {
 };
 
 let timeline = new Timeline();
+const sessionList = new SessionListView(ui.sessions, (id, title) => void openSession(id, title));
 const view = new TimelineView(ui.log);
 const prompts = new ActivePrompts();
 /** @type {Map<string, HTMLElement>} */
@@ -346,6 +348,7 @@ function subscribe(lastEventId, epoch) {
       else if (end.kind === "unauthorized") askForToken();
       else if (end.kind === "gone" && state.dead) setConn("session ended", "bad");
       else if (end.kind === "gone") void recover("the daemon no longer has this session live");
+      else if (end.kind === "resync" && end.reason === "ring_evicted") void catchUpFromTranscript();
       else if (end.kind === "resync") void recover(`the event stream asked for a resync (${end.reason})`);
       else {
         setConn("disconnected", "bad");
@@ -380,6 +383,29 @@ async function recover(why) {
   await reopen();
 }
 
+/**
+ * Our cursor fell out of the daemon's event ring (a long absence, or a live session whose load-time replay
+ * is older than the ring): a reload would hand back the same cursor, so rebuild from the saved transcript
+ * and follow from now. Without a cursor the daemon sends the pending requests first, so no card is lost.
+ */
+async function catchUpFromTranscript() {
+  const sessionId = state.sessionId;
+  if (!sessionId) return;
+  try {
+    const res = await api.request("GET", sessionPath(sessionId, "transcript"), undefined, state.clientId);
+    if (state.sessionId !== sessionId) return;
+    timeline = new Timeline();
+    view.clear();
+    for (const card of cards.values()) card.remove();
+    cards.clear();
+    for (const ev of res.events ?? []) handleEvent(ev, false);
+    note("notice", "Missed live updates were too old to replay; showing the saved history.");
+    subscribe(undefined, undefined);
+  } catch (error) {
+    await recover(`catching up from the transcript failed: ${describe(error)}`);
+  }
+}
+
 async function reopen() {
   if (state.sessionId) await openSession(state.sessionId, ui.title.textContent ?? undefined);
 }
@@ -394,6 +420,7 @@ async function reopen() {
 function enterSession(res, title) {
   state.stream?.close();
   state.stream = undefined;
+  if (state.sessionId && state.sessionId !== res.sessionId) detach(state.sessionId, state.clientId, false);
   state.sessionId = res.sessionId;
   state.clientId = res.clientId;
   state.dead = false;
@@ -411,7 +438,7 @@ function enterSession(res, title) {
   if (narrow.matches) showSessionPanel(false);
   // Resume right after what the response covered; a brand-new session has seen nothing yet (cursor 0).
   subscribe(typeof res.lastEventId === "number" ? res.lastEventId : 0, res.eventEpoch);
-  markCurrentSession();
+  sessionList.markCurrent(state.sessionId);
   updateBusy();
 }
 
@@ -424,11 +451,12 @@ function openSession(sessionId, title) {
   // another session waits for the load in flight, then wins.
   if (state.opening && state.openingId === sessionId) return state.opening;
   const previous = state.opening;
-  const opening = (async () => {
+  /** @type {Promise<void> | undefined} */
+  let opening;
+  opening = (async () => {
     await previous;
     setConn("loading…", "warn");
     try {
-      if (state.sessionId && state.sessionId !== sessionId) detach(state.sessionId, state.clientId, false);
       const hint = clientIds.get(sessionId) ?? freshClientIdHint((b) => crypto.getRandomValues(b));
       const res = await api.request("POST", sessionPath(sessionId, "load"), {}, hint);
       enterSession(res, title ?? `Session ${sessionId.slice(0, 8)}`);
@@ -501,21 +529,11 @@ async function refreshSessions(more = false) {
       `/workspace/${encodeURIComponent(state.workspace)}/sessions?size=${SESSION_PAGE}${cursor}`,
     );
     /** @type {SessionSummary[]} */
-    const sessions = (page.sessions ?? []).map(withKnownName);
+    const sessions = sessionList.render(page.sessions ?? [], more);
     state.nextCursor = page.nextCursor;
-    const items = sessions.map(sessionItem);
-    // A poll must not pull focus out from under a keyboard user sitting on the list.
-    const focused = document.activeElement?.closest?.("button.session")?.getAttribute("data-session-id");
-    if (more) ui.sessions.append(...items);
-    else ui.sessions.replaceChildren(...items);
-    if (focused) {
-      /** @type {HTMLButtonElement | null} */ (
-        ui.sessions.querySelector(`button[data-session-id="${CSS.escape(focused)}"]`)
-      )?.focus();
-    }
     ui.sessionsEmpty.hidden = ui.sessions.children.length > 0;
     ui.moreSessions.hidden = !state.nextCursor;
-    markCurrentSession();
+    sessionList.markCurrent(state.sessionId);
     const current = sessions.find((s) => s.sessionId === state.sessionId);
     if (current?.displayName) {
       ui.title.textContent = sessionTitle(current);
@@ -525,69 +543,6 @@ async function refreshSessions(more = false) {
     if (error instanceof ApiError && error.status === 401) return askForToken();
     ui.sessionsEmpty.hidden = false;
     ui.sessionsEmpty.textContent = `Could not list sessions: ${describe(error)}`;
-  }
-}
-
-/** Display names seen in earlier listings, by session id. */
-/** @type {Map<string, string>} */
-const knownNames = new Map();
-
-/**
- * A live session's summary can lack the display name its saved copy had (a session loaded after a
- * restart names itself only at its next prompt); keep showing the name we already know.
- * @param {SessionSummary} s
- * @returns {SessionSummary}
- */
-function withKnownName(s) {
-  if (s.displayName) {
-    knownNames.set(s.sessionId, s.displayName);
-    return s;
-  }
-  const known = knownNames.get(s.sessionId);
-  return known ? { ...s, displayName: known } : s;
-}
-
-/** @param {SessionSummary} s */
-function sessionItem(s) {
-  const title = sessionTitle(s);
-  const badges = sessionBadges(s);
-  const when = relativeTime(s.updatedAt ?? s.createdAt, Date.now());
-  return h(
-    "li",
-    {},
-    h(
-      "button",
-      {
-        type: "button",
-        class: "session",
-        "data-session-id": s.sessionId,
-        title: s.sessionId,
-        onclick: () => void openSession(s.sessionId, title),
-      },
-      h("span", { class: "session-name" }, title),
-      h(
-        "span",
-        { class: "session-meta" },
-        ...badges.map((b) =>
-          h(
-            "span",
-            { class: `badge ${b.tone}`, title: b.text },
-            h("span", { "aria-hidden": "true" }, b.icon),
-            h("span", { class: "visually-hidden" }, b.text),
-          ),
-        ),
-        s.live ? h("span", { class: "badge live", title: "open on the daemon" }, "live") : undefined,
-        when ? h("span", { class: "when" }, when) : undefined,
-      ),
-    ),
-  );
-}
-
-function markCurrentSession() {
-  for (const button of ui.sessions.querySelectorAll("button.session")) {
-    const current = button.getAttribute("data-session-id") === state.sessionId;
-    if (current) button.setAttribute("aria-current", "true");
-    else button.removeAttribute("aria-current");
   }
 }
 
@@ -612,7 +567,10 @@ async function sendPrompt() {
     if (error instanceof ApiError && error.code === "prompt_queue_full") {
       note("error", "The agent already has a full queue of messages; try again in a moment.");
     } else if (isSessionLost(error)) {
-      note("error", "The daemon no longer has this session live; reloading it. Send your message again then.");
+      note(
+        "error",
+        "The daemon no longer has this session live; reloading it. Send your message again then.",
+      );
       void recover("the daemon no longer has this session live");
     } else if (error instanceof ApiError && error.code === "invalid_client_id") {
       note(

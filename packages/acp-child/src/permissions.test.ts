@@ -1,6 +1,8 @@
+import type { AgentContext } from "@agentclientprotocol/sdk";
 import type { ConfirmationRequest } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import {
+  askClient,
   buildPermissionRequest,
   interpretPermissionResponse,
   PermissionResponse,
@@ -119,7 +121,8 @@ describe("interpretPermissionResponse", () => {
   it.each([
     ["timeout", { outcome: "unattended", reason: "timeout" }],
     ["session_closed", { outcome: "unattended", reason: "session_closed" }],
-    ["agent_cancelled", { outcome: "unattended", reason: "aborted" }],
+    // The reference daemon's Cancel vote: a decline (a prompt cancel is read from the turn's signal).
+    ["agent_cancelled", { outcome: "rejected" }],
     ["something_else", { outcome: "rejected" }],
   ])("maps cancel reason %s", (reason, expected) => {
     const response = parse({
@@ -166,5 +169,63 @@ describe("interpretPermissionResponse", () => {
 
   it("rejects a malformed response at the schema", () => {
     expect(PermissionResponse.safeParse({ outcome: { outcome: "maybe" } }).success).toBe(false);
+  });
+});
+
+describe("askClient", () => {
+  const cancelledBy = (reason: string) => ({
+    outcome: { outcome: "cancelled" },
+    _meta: { "qwen.daemon.permissionCancelReason": reason },
+  });
+  /** A client whose answer is `response`, and whose request gives up when the turn is aborted. */
+  const clientAnswering = (response: unknown) =>
+    ({
+      request: (_method: string, _params: unknown, options: { cancellationSignal: AbortSignal }) =>
+        options.cancellationSignal.aborted
+          ? Promise.reject(new Error("cancelled"))
+          : Promise.resolve(response),
+    }) as unknown as AgentContext;
+  const ask = (client: AgentContext, signal: AbortSignal) =>
+    askClient(client, buildPermissionRequest("s1", questionRequest), {
+      signal,
+      connectionSignal: new AbortController().signal,
+      log: () => {},
+    });
+
+  it("reads agent_cancelled while the turn runs as the user's decline (the reference daemon's Cancel vote)", async () => {
+    expect(await ask(clientAnswering(cancelledBy("agent_cancelled")), new AbortController().signal)).toEqual({
+      outcome: "rejected",
+    });
+  });
+
+  it("keeps timeout and session_closed unattended", async () => {
+    const live = new AbortController().signal;
+    expect(await ask(clientAnswering(cancelledBy("timeout")), live)).toEqual({
+      outcome: "unattended",
+      reason: "timeout",
+    });
+    expect(await ask(clientAnswering(cancelledBy("session_closed")), live)).toEqual({
+      outcome: "unattended",
+      reason: "session_closed",
+    });
+  });
+
+  it("reads a cancel as an abort when the turn was cancelled before the request", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await ask(clientAnswering(cancelledBy("agent_cancelled")), controller.signal)).toEqual({
+      outcome: "unattended",
+      reason: "aborted",
+    });
+  });
+
+  it("reads a cancel as an abort when session/cancel lands just after the response (same read)", async () => {
+    const controller = new AbortController();
+    const answer = ask(clientAnswering(cancelledBy("agent_cancelled")), controller.signal);
+    // The SDK's notification handler chain: several microtasks, no macrotask.
+    let chain = Promise.resolve();
+    for (let i = 0; i < 20; i++) chain = chain.then(() => undefined);
+    void chain.then(() => controller.abort());
+    expect(await answer).toEqual({ outcome: "unattended", reason: "aborted" });
   });
 });

@@ -88,8 +88,10 @@ export type PermissionResponse = z.infer<typeof PermissionResponse>;
 
 /**
  * - cancelled with reason `timeout` / `session_closed`: nobody was there to answer (unattended);
- * - cancelled with `agent_cancelled`: the prompt was cancelled, an abort, not the user's "no";
- * - any other cancel, or an option we did not offer: the user's decline.
+ * - any other cancel (plain, or `agent_cancelled`), or an option we did not offer: the user's decline.
+ *   The reference daemon sends `agent_cancelled` for a user's Cancel vote, and the reference child reads
+ *   only `timeout`/`session_closed` as unattended. A prompt cancel is told apart by the turn's own signal
+ *   (session/cancel), which `askClient` checks; this function sees only the response.
  */
 export function interpretPermissionResponse(
   response: PermissionResponse,
@@ -101,7 +103,6 @@ export function interpretPermissionResponse(
       response._meta?.[PERMISSION_CANCEL_REASON_META_KEY] ??
       outcome._meta?.[PERMISSION_CANCEL_REASON_META_KEY];
     if (reason === "timeout" || reason === "session_closed") return { outcome: "unattended", reason };
-    if (reason === "agent_cancelled") return { outcome: "unattended", reason: "aborted" };
     return { outcome: "rejected" };
   }
   if (!offered.some((o) => o.optionId === outcome.optionId)) return { outcome: "rejected" };
@@ -156,6 +157,14 @@ export async function askClient(
   if (!parsed.success) {
     log(`malformed permission response for ${request.toolCall.toolCallId}; treating it as declined`);
     return { outcome: "rejected" };
+  }
+  if (parsed.data.outcome.outcome === "cancelled") {
+    // ACP: after session/cancel the client answers outstanding requests with `cancelled`, and our daemon
+    // writes session/cancel first. The SDK runs a notification's handler some microtasks after it reads it,
+    // so a response read right behind it can resolve first; one macrotask lets the cancel land, so a
+    // prompt cancel is not mistaken for the user's decline.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
   }
   return interpretPermissionResponse(parsed.data, request.options);
 }

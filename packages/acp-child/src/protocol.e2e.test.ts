@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { OpenAIChatRequest } from "@qwen-daemon/core";
 import {
+  askUserQuestionCall,
   type FakeOpenAIServer,
   type FakeReply,
   lastMessage,
@@ -30,10 +31,26 @@ function model(request: OpenAIChatRequest): FakeReply {
   const write = /^write (\S+)/.exec(text);
   if (write) return reply.toolCall("write_file", { file_path: write[1]!, content: `hello from ${write[1]}` });
   if (text === "mcp") return reply.toolCall("mcp__echo__echo", { text: "hi" });
+  if (text.startsWith("ask")) return askUserQuestionCall([QUESTION]);
   if (text === "stall") return reply.stall({ text: "thinking..." });
   if (text === "fail") return reply.error(400, { message: "bad request (fake)" });
   return reply.text(`echo: ${text}`);
 }
+
+const QUESTION = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+  multiSelect: false,
+};
+const CANCEL_REASON_KEY = "qwen.daemon.permissionCancelReason";
+
+/** The tool messages the model was sent last, by content. */
+const lastToolResults = () =>
+  (server.requests.at(-1)?.messages ?? []).filter((m) => m.role === "tool").map((m) => messageText(m));
 
 let server: FakeOpenAIServer;
 let home: string;
@@ -156,6 +173,30 @@ describe("the ACP surface of the child", () => {
     expect(await child.agent.request("session/prompt", { sessionId, prompt: text("after cancel") })).toEqual({
       stopReason: "end_turn",
     });
+  });
+
+  it("a cancelled answer with agent_cancelled while the prompt runs is the user's decline (reference daemon's Cancel vote)", async () => {
+    const sessionId = await newSession();
+    const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("ask vote") });
+    (await child.nextPermission((p) => p.params.sessionId === sessionId)).respond({
+      outcome: { outcome: "cancelled" },
+      _meta: { [CANCEL_REASON_KEY]: "agent_cancelled" },
+    });
+    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    await child.agent.request("session/prompt", { sessionId, prompt: text("next") });
+    expect(lastToolResults()).toEqual(['Tool "ask_user_question" was canceled by the user.']);
+  });
+
+  it("session/cancel while a fresh question waits, the cancelled answer right behind it: cancelled before execution", async () => {
+    const sessionId = await newSession();
+    const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("ask cancel") });
+    const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
+    // What our daemon does on a prompt cancel: session/cancel first, then the request answered cancelled.
+    void child.agent.notify("session/cancel", { sessionId });
+    asked.respond({ outcome: { outcome: "cancelled" }, _meta: { [CANCEL_REASON_KEY]: "agent_cancelled" } });
+    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    await child.agent.request("session/prompt", { sessionId, prompt: text("next") });
+    expect(lastToolResults()).toEqual(["Tool call was cancelled before execution."]);
   });
 
   it("reports a model error as a failed prompt and keeps serving", async () => {

@@ -60,6 +60,8 @@ const SCENARIOS = [
   "timeout",
   "vote_cancel",
   "session_cancel",
+  "cancel_answered",
+  "vote_agent_cancelled",
   "mixed",
   "off",
   "continue_off",
@@ -334,6 +336,35 @@ describe("a child with --restore-ask-user-question", () => {
     expect(await prompt).toEqual({ stopReason: "cancelled" });
     expect(asked.signal.aborted).toBe(true);
     expect((await load("session_cancel"))._meta).toEqual({ [RESTORE_KEY]: true });
+  });
+
+  it("session/cancel with the cancelled answer right behind it (our daemon's order) persists nothing either", async () => {
+    const { sessionId } = sessions.cancel_answered;
+    expect((await load("cancel_answered"))._meta).toEqual({ [RESTORE_KEY]: true });
+    const prompt = restorePrompt("cancel_answered", "restore-ca");
+    const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
+    void child.agent.notify("session/cancel", { sessionId });
+    asked.respond({ outcome: { outcome: "cancelled" }, _meta: { [CANCEL_REASON_KEY]: "agent_cancelled" } });
+    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    expect((await load("cancel_answered"))._meta).toEqual({ [RESTORE_KEY]: true });
+  });
+
+  it("the reference daemon's Cancel vote (cancelled, agent_cancelled) is a decline: persisted, not re-asked", async () => {
+    const { sessionId, callId } = sessions.vote_agent_cancelled;
+    expect((await load("vote_agent_cancelled"))._meta).toEqual({ [RESTORE_KEY]: true });
+    const prompt = restorePrompt("vote_agent_cancelled", "restore-vac");
+    (await child.nextPermission((p) => p.params.sessionId === sessionId)).respond({
+      outcome: { outcome: "cancelled" },
+      _meta: { [CANCEL_REASON_KEY]: "agent_cancelled" },
+    });
+    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    const updatesBefore = child.updatesFor(sessionId).length;
+    const reloaded = await load("vote_agent_cancelled");
+    expect(reloaded._meta ?? {}).not.toHaveProperty(RESTORE_KEY);
+    expect(finalUpdate(child.updatesFor(sessionId).slice(updatesBefore), callId)?.update).toMatchObject({
+      status: "failed",
+      content: [{ content: { text: CANCELED_TEXT } }],
+    });
   });
 
   it("a batch mixing the question with another tool is not restorable", async () => {

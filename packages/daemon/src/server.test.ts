@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryAnswerJournal } from "./answers/answer-journal.js";
+import { listenEarly } from "./boot/early-server.js";
 import { emptySessionStore } from "./persisted/session-store.js";
 import { type RunningDaemon, startDaemon } from "./server.js";
 import { questionRequest } from "./testing/question.js";
@@ -140,6 +141,48 @@ describe("startDaemon", () => {
     expect(frames.at(-1)?.event).toBe("session_closed");
     expect(frames.at(-1)?.data?.data).toMatchObject({ reason: "shutdown" });
     await expect(fetch(`${daemon.url}/health`)).rejects.toThrow();
+  });
+});
+
+describe("startDaemon on a socket bound early (the cli's fast path)", () => {
+  const internals = (agent: ScriptedAgent) => ({
+    channelFactory: agent.factory,
+    store: emptySessionStore(),
+    answerJournal: memoryAnswerJournal(),
+    shutdownGraceMs: 2000,
+  });
+  const input = { workspace: "/work/test-workspace", childCommand: ["x"], qwenHome: "/tmp/q", log: () => undefined };
+
+  it("serves the requests that arrived while it was loading, and everything after", async () => {
+    const bound = await listenEarly({ port: 0, hostname: "127.0.0.1" });
+    const url = `http://127.0.0.1:${(bound.server.address() as { port: number }).port}`;
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    const early = fetch(`${url}/session`, { method: "POST", body: "{}" });
+    await new Promise((resolve) => bound.server.once("request", resolve));
+    const daemon = await startDaemon({ ...input, port: 0 }, { ...internals(new ScriptedAgent()), bound });
+    running.push(daemon);
+    expect(daemon.url).toBe(url);
+    const created = await early;
+    expect(created.status).toBe(200);
+    expect((await jsonOf(created)).workspaceCwd).toBe("/work/test-workspace");
+    expect((await fetch(`${url}/health`, { headers: { Origin: "http://evil.example" } })).status).toBe(403);
+  });
+
+  it("refuses a socket bound for another address, and closes it", async () => {
+    const bound = await listenEarly({ port: 0, hostname: "127.0.0.1" });
+    const port = (bound.server.address() as { port: number }).port;
+    await expect(
+      startDaemon({ ...input, port: port === 65535 ? 1 : port + 1 }, { ...internals(new ScriptedAgent()), bound }),
+    ).rejects.toThrow(/the socket was bound for 127\.0\.0\.1:0/);
+    expect(bound.server.listening).toBe(false);
+  });
+
+  it("closes the socket when the options are invalid", async () => {
+    const bound = await listenEarly({ port: 0, hostname: "127.0.0.1" });
+    await expect(startDaemon({ ...input, port: 0, maxSessions: -1 }, { bound })).rejects.toThrow(
+      /Invalid daemon options: maxSessions/,
+    );
+    expect(bound.server.listening).toBe(false);
   });
 });
 

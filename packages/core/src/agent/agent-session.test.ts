@@ -223,10 +223,10 @@ describe("AgentSession: a question in a live session", () => {
         }),
       ),
     );
-    expect(await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal })).toEqual({
-      stopReason: "cancelled",
-    });
-    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant", "tool_result", "system"]);
+    const p1 = await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal });
+    expect(p1).toEqual({ stopReason: "cancelled" });
+    const types = (await readRecords(ws)).map((r) => r.type);
+    expect(types).toEqual(["user", "assistant", "tool_result", "system"]);
     expect(responsesOf(await readRecords(ws))).toEqual([{ error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT }]);
     expect((await ledgerOf(ws)).at(-1)).toMatchObject({ promptId: "p1", state: "cancelled" });
     expect(session.restorableQuestion()).toBeUndefined();

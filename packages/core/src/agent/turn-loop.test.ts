@@ -232,8 +232,9 @@ describe("runTurn", () => {
       { error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT },
       { error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT },
     ]);
-    expect(log.filter((l) => l.type === "tool_result").map((l) => l.type === "tool_result" && l.result.status))
-      .toEqual(["success", "cancelled", "cancelled"]);
+    expect(
+      log.filter((l) => l.type === "tool_result").map((l) => l.type === "tool_result" && l.result.status),
+    ).toEqual(["success", "cancelled", "cancelled"]);
     expect(log.at(-1)).toEqual({ type: "turn_result", data: { stopReason: "cancelled", modelRequests: 1 } });
     expect(deps.chat.peekLastHistoryEntry()?.parts.map((p) => p.functionResponse?.response)).toEqual(
       toolResults(log),
@@ -249,10 +250,13 @@ describe("runTurn", () => {
         }),
     });
     const call = { id: "c_q", name: "ask_user_question", args: { questions: [COLOR_QUESTION] } };
-    deps.chat = Chat.start([
-      { role: "user", parts: [{ text: "pick" }] },
-      { role: "model", parts: [{ functionCall: call }] },
-    ], { preserveCallIds: new Set(["c_q"]) });
+    deps.chat = Chat.start(
+      [
+        { role: "user", parts: [{ text: "pick" }] },
+        { role: "model", parts: [{ functionCall: call }] },
+      ],
+      { preserveCallIds: new Set(["c_q"]) },
+    );
     expect(await runTurn(deps, { kind: "pending_calls", calls: [call] })).toEqual({
       stopReason: "cancelled",
       modelRequests: 0,

@@ -95,7 +95,9 @@ export const editTool: Tool = {
     "Replaces exact text within a workspace file. By default old_string must occur exactly once; set " +
     "replace_all to replace every occurrence. Read the file first and copy old_string exactly, with enough " +
     "surrounding context to be unique. An empty old_string creates a new file containing new_string.",
-  parameters: params.jsonSchema,
+  get parameters() {
+    return params.jsonSchema;
+  },
   confirmation: "edit",
   validate: params.validate,
   describe(args, ctx) {

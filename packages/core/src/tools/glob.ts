@@ -42,7 +42,9 @@ export const globTool: Tool = {
     'Finds files whose path matches a glob pattern ("**/*.ts", "src/**/*.{js,jsx}", "docs/?.md"). `**` spans ' +
     "directories, `*` and `?` stay within one. Returns absolute paths sorted by name. node_modules and .git are " +
     `skipped, symbolic links are not followed, at most ${GLOB_MAX_RESULTS} paths are listed.`,
-  parameters: params.jsonSchema,
+  get parameters() {
+    return params.jsonSchema;
+  },
   confirmation: "none",
   validate: params.validate,
   describe(args, ctx) {

@@ -78,7 +78,9 @@ export const grepTool: Tool = {
     "either case) and prints matching lines as path:line:text, paths relative to the workspace root. " +
     `Skips node_modules, .git, symbolic links, binary files and files over ${GREP_MAX_FILE_BYTES} bytes. ` +
     "Filter files with 'glob'.",
-  parameters: params.jsonSchema,
+  get parameters() {
+    return params.jsonSchema;
+  },
   confirmation: "none",
   validate: params.validate,
   describe(args, ctx) {

@@ -23,7 +23,9 @@ export const listDirectoryTool: Tool = {
   description:
     "Lists the names of files and subdirectories directly inside a workspace directory. Directories are " +
     "marked [DIR] and symbolic links [LINK].",
-  parameters: params.jsonSchema,
+  get parameters() {
+    return params.jsonSchema;
+  },
   confirmation: "none",
   validate: params.validate,
   describe(args, ctx) {

@@ -84,7 +84,9 @@ export const readFileTool: Tool = {
     "Reads and returns the text content of a file in the workspace. The path may be absolute or relative to the " +
     "workspace root. Large files are truncated; the response then says which lines it shows, and 'offset' and " +
     "'limit' read further. Binary files are not displayed.",
-  parameters: params.jsonSchema,
+  get parameters() {
+    return params.jsonSchema;
+  },
   confirmation: "none",
   validate: params.validate,
   describe(args, ctx) {

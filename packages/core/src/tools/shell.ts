@@ -63,7 +63,9 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       `exit code and signal. Output over ${outputCapBytes} bytes keeps its beginning and end. The command and ` +
       `everything it starts are killed after 'timeout' ms (default ${defaultTimeoutMs}). stdin is closed: do not ` +
       "run interactive commands.",
-    parameters: params.jsonSchema,
+    get parameters() {
+      return params.jsonSchema;
+    },
     confirmation: "exec",
     validate: params.validate,
     describe(args) {

@@ -3,8 +3,8 @@
 import { z } from "zod";
 
 export interface ToolParams<T> {
-  /** JSON Schema sent to the model. */
-  jsonSchema: Record<string, unknown>;
+  /** JSON Schema sent to the model (converted on first read). */
+  readonly jsonSchema: Record<string, unknown>;
   /** The validation error text for the model, or undefined when the args are fine. */
   validate(args: Record<string, unknown>): string | undefined;
   /** Parses args that passed validate(); throws the same text otherwise. */
@@ -23,10 +23,9 @@ export function defineToolParams<S extends z.ZodType<Record<string, unknown>>>(
   schema: S,
   check?: (value: z.output<S>) => string | undefined,
 ): ToolParams<z.output<S>> {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
-    io: "input",
-    unrepresentable: "any",
-  });
+  // Converted on first read (a turn's tool declarations), not when the tool's module loads: every tool is
+  // defined at import time, and converting them all was a good part of what importing core costs at startup.
+  let jsonSchema: Record<string, unknown> | undefined;
   const run = (args: Record<string, unknown>): { value: z.output<S> } | { error: string } => {
     const result = schema.safeParse(args);
     if (!result.success) return { error: formatIssues(result.error) };
@@ -34,7 +33,16 @@ export function defineToolParams<S extends z.ZodType<Record<string, unknown>>>(
     return problem === undefined ? { value: result.data } : { error: problem };
   };
   return {
-    jsonSchema,
+    get jsonSchema() {
+      if (jsonSchema === undefined) {
+        const { $schema: _dialect, ...converted } = z.toJSONSchema(schema, {
+          io: "input",
+          unrepresentable: "any",
+        });
+        jsonSchema = converted;
+      }
+      return jsonSchema;
+    },
     validate(args) {
       const result = run(args);
       return "error" in result ? result.error : undefined;

@@ -33,7 +33,9 @@ export const writeFileTool: Tool = {
     "Writes content to a file in the workspace, creating it (and missing parent directories) or replacing it. " +
     "The path may be absolute or relative to the workspace root. Read an existing file first: this replaces " +
     "its whole content.",
-  parameters: params.jsonSchema,
+  get parameters() {
+    return params.jsonSchema;
+  },
   confirmation: "edit",
   validate: params.validate,
   describe(args, ctx) {

@@ -33,10 +33,14 @@ export function turnHost(
       }
     },
     interrupt(entry) {
-      mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
+      // session/cancel first, then the prompt's outstanding permission requests answered `cancelled` (ACP).
+      // The notification is queued on the connection synchronously, so it reaches the child before any of
+      // those answers: the child sees its turn aborted and does not read the answer as the user's Cancel
+      // (which the reference daemon also sends as `agent_cancelled`).
       session.child.cancel(session.sessionId).catch((error: unknown) => {
         log(`qwen serve: session/cancel for ${session.sessionId} failed: ${String(error)}`);
       });
+      mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
     },
     onTurnEnd(entry, outcome: TurnOutcome) {
       const now = clock.now();
