@@ -3,8 +3,8 @@
 //   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|restart-restore ...]
 // With names, runs only those. The process benchmarks use the built packages: when a dist folder is
 // missing this runs `npm run build` first; when sources are newer than a dist it only warns (rebuild with
-// `npm run build` to measure the current code). A failing benchmark does not stop the others; the exit
-// code is then 1.
+// `npm run build` to measure the current code). A failing benchmark, or one still running after
+// TIMEOUT_MS (e.g. a dist rebuilt under it), does not stop the others; the exit code is then 1.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const TSX = ["--conditions=source", "--import", "tsx"];
+const TIMEOUT_MS = 10 * 60_000;
 
 const BENCHMARKS = [
   {
@@ -102,13 +103,16 @@ for (const bench of selected) {
   const command = ["node", ...bench.node, bench.script].join(" ");
   console.log(`=== ${bench.name}: ${bench.what}\n$ ${command}`);
   const started = performance.now();
-  const result = spawnSync(process.execPath, [...bench.node, bench.script], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [...bench.node, bench.script], {
+    cwd: root,
+    stdio: "inherit",
+    timeout: TIMEOUT_MS,
+  });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {
     failed.push(bench.name);
-    console.log(
-      `--- ${bench.name} FAILED (${result.signal ?? `exit ${result.status}`}) after ${seconds} s\n`,
-    );
+    const why = result.error?.code === "ETIMEDOUT" ? "timed out" : (result.signal ?? `exit ${result.status}`);
+    console.log(`--- ${bench.name} FAILED (${why}) after ${seconds} s\n`);
   } else {
     console.log(`--- ${bench.name} done in ${seconds} s\n`);
   }

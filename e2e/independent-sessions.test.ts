@@ -15,6 +15,7 @@ import {
   sendPrompt,
   submitAnswers,
   vote,
+  waitForStatus,
 } from "./harness/session-api.js";
 import { agentText } from "./harness/sse-views.js";
 
@@ -60,8 +61,8 @@ describe("a waiting question does not hold up another session", () => {
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const reloaded = await expectRestored(second, "load", other.sessionId, other.clientId);
     expect(reloaded.hasActivePrompt).toBe(false);
-    const waiting = await getStatus(second, asked.sessionId);
-    expect(waiting.isWaitingForUserQuestion).toBe(true);
+    // The load admits the restore prompt; the child's re-ask reaches status a moment later.
+    const waiting = await waitForStatus(second, asked.sessionId, (st) => st.isWaitingForUserQuestion);
     await plainTurn(second, other.sessionId, reloaded.clientId);
     expect(await getStatus(second, asked.sessionId)).toMatchObject({ isWaitingForUserQuestion: true });
     const requestId = waiting.pendingInteractions[0]!.requestId;

@@ -87,6 +87,7 @@ describe("restore edge cases", () => {
 
     const events = await openEvents(second, asked.sessionId, { lastEventId: 0 });
     await events.waitForEvent("replay_complete");
+    await events.waitForEvent("permission_request");
     const status = await getStatus(second, asked.sessionId);
     expect(status).toMatchObject({
       isWaitingForUserQuestion: true,

@@ -33,6 +33,7 @@ let browser: Browser;
 let workspace: string;
 let qwenHome: string;
 const daemons: DaemonProcess[] = [];
+const pages: Page[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
@@ -49,7 +50,20 @@ beforeEach(() => {
   workspace = realpathSync(mkdtempSync(join(tmpdir(), "qwen-web-ws-")));
   qwenHome = realpathSync(mkdtempSync(join(tmpdir(), "qwen-web-home-")));
 });
-afterEach(async () => {
+afterEach(async (ctx) => {
+  // A failed step says only which locator timed out; show what the pages and daemons were saying.
+  const failed = ctx.task.result?.state === "fail";
+  for (const page of pages.splice(0)) {
+    if (page.isClosed()) continue;
+    if (failed) {
+      const conn = await page.locator("#conn").textContent();
+      const log = await page.locator("#log").innerText();
+      const banner = await page.locator("#banner").textContent();
+      console.error(`page ${page.url()}\n  conn: ${conn}\n  banner: ${banner}\n  log:\n${log}`);
+    }
+    await page.close();
+  }
+  if (failed) for (const d of daemons) console.error(`daemon ${d.url} stderr:\n${d.stderr}`);
   for (const d of daemons.splice(0)) {
     if (d.child.exitCode === null && d.child.signalCode === null) await d.kill9();
   }
@@ -73,6 +87,7 @@ async function openPage(
   viewport = { width: 1100, height: 900 },
 ): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport });
+  pages.push(page);
   page.setDefaultTimeout(STEP_MS);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
@@ -254,7 +269,7 @@ describe("web client", () => {
     // No reload: the event stream's next attempt finds a daemon without the session (404) and the page
     // loads it, which re-asks the question under a new request id.
     await startDaemon(["--restore-ask-user-question", "--port", new URL(first.url).port]);
-    await page.locator("#log li.notice", { hasText: "Reloading the session" }).waitFor();
+    await page.locator("#log li.notice", { hasText: "Reloaded the session" }).waitFor();
     await page.locator("#conn", { hasText: "live" }).waitFor();
     const card = questionCard(page);
     await card.waitFor();

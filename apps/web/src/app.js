@@ -379,8 +379,8 @@ async function recover(why) {
     return;
   }
   state.recoveries.push(now);
-  note("notice", `Reloading the session: ${why}.`);
-  await reopen();
+  setConn("reloading…", "warn");
+  await reopen(`Reloaded the session: ${why}.`);
 }
 
 /**
@@ -406,8 +406,9 @@ async function catchUpFromTranscript() {
   }
 }
 
-async function reopen() {
-  if (state.sessionId) await openSession(state.sessionId, ui.title.textContent ?? undefined);
+/** @param {string} [notice]  said at the end of the reloaded conversation (the reload clears the log) */
+async function reopen(notice) {
+  if (state.sessionId) await openSession(state.sessionId, ui.title.textContent ?? undefined, notice);
 }
 
 // ---------------------------------------------------------------- sessions
@@ -445,8 +446,9 @@ function enterSession(res, title) {
 /**
  * @param {string} sessionId
  * @param {string} [title]
+ * @param {string} [notice]  a line to add after the loaded history (why it was reloaded)
  */
-function openSession(sessionId, title) {
+function openSession(sessionId, title, notice) {
   // One load at a time: a double click or a recovery racing a click must not attach twice; a click on
   // another session waits for the load in flight, then wins.
   if (state.opening && state.openingId === sessionId) return state.opening;
@@ -460,13 +462,14 @@ function openSession(sessionId, title) {
       const hint = clientIds.get(sessionId) ?? freshClientIdHint((b) => crypto.getRandomValues(b));
       const res = await api.request("POST", sessionPath(sessionId, "load"), {}, hint);
       enterSession(res, title ?? `Session ${sessionId.slice(0, 8)}`);
+      if (notice) note("notice", notice);
       scheduleListRefresh();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return askForToken();
       setConn("error", "bad");
       showBanner(`Could not open the session: ${describe(error)}`, {
         label: "Try again",
-        run: () => void openSession(sessionId, title),
+        run: () => void openSession(sessionId, title, notice),
       });
     } finally {
       if (state.opening === opening) {

@@ -1,9 +1,10 @@
 // `qwen --acp`: an ACP agent on stdio. stdout carries protocol frames only; everything else goes to stderr.
+// bin.ts imports this module lazily, so the agent is imported statically here: one chunk hop, not two.
+import { runAcpAgent } from "@qwen-daemon/acp-child";
 import type { AgentModeFlags } from "../acp-args.js";
 import { effectiveRestoreAskUserQuestion } from "../acp-args.js";
 
 export async function runAcp(flags: AgentModeFlags): Promise<void> {
-  const { runAcpAgent } = await import("@qwen-daemon/acp-child");
   await runAcpAgent({
     input: process.stdin,
     output: process.stdout,

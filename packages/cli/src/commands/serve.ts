@@ -1,6 +1,8 @@
 // `qwen serve`: turns parsed flags into daemon options, starts the daemon and prints the banner.
 import { isAbsolute, resolve } from "node:path";
 import { existsSync, statSync } from "node:fs";
+// node:http only (a test in the daemon pins that); the rest of the daemon is imported once the socket is bound.
+import { listenEarly } from "@qwen-daemon/daemon/boot";
 import { acpChildExtraArgs } from "../acp-child-extra-args.js";
 import type { ServeFlags } from "../serve-flags.js";
 
@@ -44,7 +46,6 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   const web = flags.web ? await webRoot() : undefined;
   // Bind first, with the daemon's node:http-only boot module: /health answers while the heavy modules
   // (Hono app, ACP SDK, zod schemas, core) load. Anything else that arrives meanwhile waits for them.
-  const { listenEarly } = await import("@qwen-daemon/daemon/boot");
   const bound = await listenEarly({ port: flags.port, hostname: flags.hostname });
   const { daemonModule, core, qwenHome, modelConfig } = await loadDaemonParts(env).catch(async (error) => {
     await bound.close();

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { transcriptPath } from "@qwen-daemon/core";
+import { PromptLedger, transcriptPath } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { coreSessionStore } from "./core-session-store.js";
 
@@ -42,6 +42,24 @@ describe("coreSessionStore", () => {
     expect(await store.get(cwd, "s-1")).toMatchObject({ sessionId: "s-1" });
     expect((await store.readRecords(cwd, "s-1"))?.map((r) => r.uuid)).toEqual(["u1", "u2"]);
     expect((await store.readRecords(cwd, "s-1", 1))?.map((r) => r.uuid)).toEqual(["u2"]);
+  });
+
+  it("reads the prompt ledger the child wrote; none (or an invalid id) is no entries", async () => {
+    const root = home();
+    const ledger = PromptLedger.forSession(
+      { qwenHome: root, cwd, sessionId: "s-1" },
+      { now: () => new Date("2025-01-01T00:00:05.000Z") },
+    );
+    await ledger.begin("p1");
+    await ledger.finish("p1", "interrupted", { code: "daemon_lost" });
+    await ledger.close();
+    const store = coreSessionStore(root);
+    expect(await store.readPromptLedger(cwd, "s-1")).toEqual([
+      { promptId: "p1", state: "in_flight", timestamp: "2025-01-01T00:00:05.000Z" },
+      { promptId: "p1", state: "interrupted", timestamp: "2025-01-01T00:00:05.000Z", code: "daemon_lost" },
+    ]);
+    expect(await store.readPromptLedger(cwd, "nope")).toEqual([]);
+    expect(await store.readPromptLedger(cwd, "../../etc/passwd")).toEqual([]);
   });
 
   it("answers undefined for unknown or invalid ids without touching other paths", async () => {

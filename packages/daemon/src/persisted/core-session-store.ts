@@ -1,7 +1,9 @@
 // The production SessionStore: core's transcript reader and session listing under $QWEN_HOME.
 import {
   isValidSessionId,
+  ledgerPath,
   listPersistedSessions,
+  PromptLedger,
   readTranscript,
   readTranscriptTail,
   TranscriptNotFoundError,
@@ -29,6 +31,11 @@ export function coreSessionStore(qwenHome: string): SessionStore {
         if (error instanceof TranscriptNotFoundError) return undefined;
         throw error;
       }
+    },
+    async readPromptLedger(cwd, sessionId) {
+      if (!isValidSessionId(sessionId)) return [];
+      // Read-only: the ledger's writer opens the file only on its first append, which never happens here.
+      return new PromptLedger(ledgerPath(qwenHome, cwd, sessionId)).read();
     },
   };
 }

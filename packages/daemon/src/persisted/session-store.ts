@@ -1,6 +1,6 @@
 // Read-only view of the sessions on disk (transcripts under $QWEN_HOME), injected so routes can be
 // tested without a file system. The daemon never writes transcripts: its children do.
-import type { PersistedSession, TranscriptRecord } from "@qwen-daemon/core";
+import type { LedgerEntry, PersistedSession, TranscriptRecord } from "@qwen-daemon/core";
 
 export type { PersistedSession } from "@qwen-daemon/core";
 
@@ -11,6 +11,8 @@ export interface SessionStore {
   get(cwd: string, sessionId: string): Promise<PersistedSession | undefined>;
   /** The session's records in file order (the last `limit` when given), or undefined when absent. */
   readRecords(cwd: string, sessionId: string, limit?: number): Promise<TranscriptRecord[] | undefined>;
+  /** The session's prompt ledger entries in file order (the child writes it); [] when there is none. */
+  readPromptLedger(cwd: string, sessionId: string): Promise<LedgerEntry[]>;
 }
 
 /** A store with nothing in it (tests, or a daemon without a storage root). */
@@ -19,5 +21,6 @@ export function emptySessionStore(): SessionStore {
     list: async () => [],
     get: async () => undefined,
     readRecords: async () => undefined,
+    readPromptLedger: async () => [],
   };
 }

@@ -1,4 +1,8 @@
+import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../events/clock.js";
+import { emptySessionStore } from "../persisted/session-store.js";
+import { memoryStore } from "../testing/memory-store.js";
 import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 const history = [
@@ -98,5 +102,132 @@ describe("POST /session/:id/resume", () => {
     expect(body.compactedReplay).toBeUndefined();
     expect(d.agent.callsOf("session/resume")).toHaveLength(1);
     await waitFor(() => d.service.registry.get("old") !== undefined, "live session");
+  });
+});
+
+describe("promptTerminals on load and resume", () => {
+  // What a daemon that died mid-prompt leaves behind once the child's load closed the dead prompt.
+  const ledger: LedgerEntry[] = [
+    { promptId: "p1", state: "in_flight", timestamp: "2025-01-01T00:00:01.000Z" },
+    { promptId: "p1", state: "completed", timestamp: "2025-01-01T00:00:02.000Z", stopReason: "end_turn" },
+    { promptId: "p2", state: "in_flight", timestamp: "2025-01-01T00:00:03.000Z" },
+    { promptId: "p2", state: "interrupted", timestamp: "2025-01-01T00:00:09.000Z", code: "daemon_lost" },
+  ];
+  const terminals = [
+    {
+      v: 1,
+      promptId: "p1",
+      terminal: "completed",
+      stopReason: "end_turn",
+      at: Date.parse("2025-01-01T00:00:02.000Z"),
+    },
+    {
+      v: 1,
+      promptId: "p2",
+      terminal: "interrupted",
+      code: "daemon_lost",
+      at: Date.parse("2025-01-01T00:00:09.000Z"),
+    },
+  ];
+  const storeWithLedger = () => memoryStore([], {}, { old: ledger });
+
+  it("a load answers the ledger's terminal entries, also when it attaches to the live session", async () => {
+    const d = createTestDaemon({ agent: { persisted: { old: history } }, store: storeWithLedger() });
+    const first = await (await d.request("POST", "/session/old/load", { body: {} })).json();
+    expect(first.promptTerminals).toEqual(terminals);
+    const second = await (await d.request("POST", "/session/old/load", { body: {} })).json();
+    expect(second.attached).toBe(true);
+    expect(second.promptTerminals).toEqual(terminals);
+  });
+
+  it("a resume answers them too", async () => {
+    const d = createTestDaemon({ agent: { persisted: { old: history } }, store: storeWithLedger() });
+    const body = await (await d.request("POST", "/session/old/resume", { body: {} })).json();
+    expect(body.promptTerminals).toEqual(terminals);
+  });
+
+  it("is left out when no prompt has ended", async () => {
+    const inFlight: LedgerEntry[] = [
+      { promptId: "p1", state: "in_flight", timestamp: "2025-01-01T00:00:01.000Z" },
+    ];
+    const d = createTestDaemon({
+      agent: { persisted: { old: history, fresh: history } },
+      store: memoryStore([], {}, { old: inFlight }),
+    });
+    expect(await (await d.request("POST", "/session/old/load", { body: {} })).json()).not.toHaveProperty(
+      "promptTerminals",
+    );
+    expect(await (await d.request("POST", "/session/fresh/resume", { body: {} })).json()).not.toHaveProperty(
+      "promptTerminals",
+    );
+  });
+
+  it("an unreadable ledger is logged and leaves the field out; the load still succeeds", async () => {
+    const d = createTestDaemon({
+      agent: { persisted: { old: history } },
+      store: {
+        ...emptySessionStore(),
+        readPromptLedger: async () => {
+          throw new Error("EACCES: ledger");
+        },
+      },
+    });
+    const res = await d.request("POST", "/session/old/load", { body: {} });
+    expect(res.status).toBe(200);
+    expect(await res.json()).not.toHaveProperty("promptTerminals");
+    expect(d.logs).toContainEqual(expect.stringContaining("prompt ledger of old failed: Error: EACCES: ledger"));
+  });
+});
+
+describe("a restored session keeps what its transcript says", () => {
+  const onDisk = {
+    sessionId: "old",
+    createdAt: "2025-01-01T00:00:00.000Z",
+    updatedAt: "2025-01-02T00:00:00.000Z",
+    displayName: "make me a note",
+  };
+
+  for (const action of ["load", "resume"] as const) {
+    it(`${action}: createdAt, displayName and updatedAt from disk in the response, status and list`, async () => {
+      const d = createTestDaemon({ agent: { persisted: { old: history } }, store: memoryStore([onDisk]) });
+      const restored = await (await d.request("POST", `/session/old/${action}`, { body: {} })).json();
+      expect(restored.createdAt).toBe(onDisk.createdAt);
+      const status = await (await d.request("GET", "/session/old/status")).json();
+      expect(status).toMatchObject({
+        live: true,
+        createdAt: onDisk.createdAt,
+        updatedAt: onDisk.updatedAt,
+        displayName: onDisk.displayName,
+      });
+      const list = await (
+        await d.request("GET", `/workspace/${encodeURIComponent(TEST_WORKSPACE)}/sessions`)
+      ).json();
+      expect(list.sessions).toEqual([status]);
+    });
+  }
+
+  it("a later turn moves updatedAt on and keeps the name from disk", async () => {
+    const d = createTestDaemon({ agent: { persisted: { old: history } }, store: memoryStore([onDisk]) });
+    const { clientId } = await (await d.request("POST", "/session/old/load", { body: {} })).json();
+    await d.request("POST", "/session/old/prompt", {
+      body: { prompt: [{ type: "text", text: "another thing" }] },
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    await waitFor(() => d.service.require("old").updatedAt !== onDisk.updatedAt, "turn end");
+    const status = await (await d.request("GET", "/session/old/status")).json();
+    expect(status.displayName).toBe(onDisk.displayName);
+    expect(status.createdAt).toBe(onDisk.createdAt);
+    expect(Date.parse(status.updatedAt)).toBeGreaterThan(Date.parse(onDisk.updatedAt));
+  });
+
+  it("without a transcript summary the restore time stands in for createdAt", async () => {
+    const restoredAt = Date.parse("2030-06-01T12:00:00.000Z");
+    const clock = { ...systemClock, now: () => restoredAt };
+    const d = createTestDaemon({ agent: { persisted: { old: history } }, clock });
+    const restored = await (await d.request("POST", "/session/old/load", { body: {} })).json();
+    expect(restored.createdAt).toBe("2030-06-01T12:00:00.000Z");
+    const status = await (await d.request("GET", "/session/old/status")).json();
+    expect(status).not.toHaveProperty("displayName");
+    expect(status).not.toHaveProperty("updatedAt");
   });
 });

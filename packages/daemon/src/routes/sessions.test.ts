@@ -90,6 +90,7 @@ describe("POST /session", () => {
         get: async (_cwd, id) =>
           id === "on-disk" ? { sessionId: id, createdAt: "x", updatedAt: "x" } : undefined,
         readRecords: async () => undefined,
+        readPromptLedger: async () => [],
       },
     });
     const res = await d.request("POST", "/session", { body: { sessionId: "on-disk" } });

@@ -118,20 +118,62 @@ describe("GET /session/:id/status", () => {
     expect(status.turnError).toMatchObject({ message: expect.stringContaining("model exploded") });
   });
 
-  it("a session only on disk shows clientCount 0 and no activity; bad ids are 400", async () => {
+  it("a session only on disk is 404 here (load or resume it) and is found through the list", async () => {
     const d = createTestDaemon({ store: memoryStore(onDisk) });
     const res = await d.request("GET", "/session/disk-old/status");
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: 'No session with id "disk-old"',
+      code: "session_not_found",
       sessionId: "disk-old",
+    });
+    const list = await (await d.request("GET", `/workspace/${encoded}/sessions`)).json();
+    expect(list.sessions.find((s: { sessionId: string }) => s.sessionId === "disk-old")).toEqual({
+      sessionId: "disk-old",
+      workspaceCwd: TEST_WORKSPACE,
+      createdAt: "2025-01-01T00:00:00.000Z",
+      updatedAt: "2025-01-02T00:00:00.000Z",
+      displayName: "old one",
       live: false,
       clientCount: 0,
       hasActivePrompt: false,
+      pendingPromptCount: 0,
+      activeWorkState: "idle",
+      isWaitingForPermission: false,
       isWaitingForUserQuestion: false,
-      displayName: "old one",
+      pendingInteractionCount: 0,
+      hasTurnError: false,
       pendingInteractions: [],
     });
     expect((await d.request("GET", "/session/..%2Fescape/status")).status).toBe(400);
+  });
+
+  it("after DELETE a session whose transcript exists is 404, and lists again as on disk only", async () => {
+    const d = createTestDaemon({
+      agent: { persisted: { "disk-old": [] } },
+      store: memoryStore(onDisk),
+    });
+    const { clientId } = await (await d.request("POST", "/session/disk-old/load", { body: {} })).json();
+    expect((await d.request("GET", "/session/disk-old/status")).status).toBe(200);
+    expect((await d.request("DELETE", "/session/disk-old")).status).toBe(204);
+    const after = await d.request("GET", "/session/disk-old/status", {
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(after.status).toBe(404);
+    expect(await after.json()).toEqual({
+      error: 'No session with id "disk-old"',
+      code: "session_not_found",
+      sessionId: "disk-old",
+    });
+    const list = await (await d.request("GET", `/workspace/${encoded}/sessions`)).json();
+    expect(list.sessions.find((s: { sessionId: string }) => s.sessionId === "disk-old")).toMatchObject({
+      live: false,
+      clientCount: 0,
+      createdAt: "2025-01-01T00:00:00.000Z",
+    });
+    // Loading it again brings it back.
+    expect((await d.request("POST", "/session/disk-old/load", { body: {} })).status).toBe(200);
+    expect((await d.request("GET", "/session/disk-old/status")).status).toBe(200);
   });
 });
 

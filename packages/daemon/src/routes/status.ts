@@ -1,7 +1,10 @@
 // Session status and the workspace session list: live state merged with sessions known only from disk.
+// Status is a live-session route, as in the reference daemon: a session that is not held here (never loaded,
+// closed by DELETE, reaped, or died with its child) answers 404 session_not_found, like every other session
+// route, so "404 = load or resume it" holds everywhere. Sessions on disk are found through the list.
 import { isAbsolute, resolve } from "node:path";
 import { Hono } from "hono";
-import { cwdNotAbsolute, invalidPageQuery, sessionNotFound, workspaceMismatch } from "../http/errors.js";
+import { cwdNotAbsolute, invalidPageQuery, workspaceMismatch } from "../http/errors.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { summarizeLiveSession } from "../status/live-summary.js";
 import { persistedSessionSummary } from "../status/session-summary.js";
@@ -16,14 +19,10 @@ import { sessionIdOf } from "./request.js";
 
 export function statusRoutes(service: SessionService): Hono {
   return new Hono()
-    .get("/session/:id/status", async (c) => {
+    .get("/session/:id/status", (c) => {
       const sessionId = sessionIdOf(c);
-      const live = service.registry.get(sessionId);
-      if (live !== undefined) return c.json(summarizeLiveSession(live, service.mediator));
       service.assertSessionId(sessionId);
-      const persisted = await service.store.get(service.workspace, sessionId);
-      if (persisted === undefined) throw sessionNotFound(sessionId);
-      return c.json(persistedSessionSummary(persisted, service.workspace));
+      return c.json(summarizeLiveSession(service.require(sessionId), service.mediator));
     })
     .get("/workspace/:cwd/sessions", async (c) => {
       const cwd = c.req.param("cwd");

@@ -1,6 +1,7 @@
 // A session the daemon holds in memory: its event bus, attached clients, prompt queue and the child
 // process it lives on. Owned and mutated by the SessionService; routes only read it.
 import type { AcpChild } from "../bridge/acp-child.js";
+import type { PersistedSession } from "../persisted/session-store.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { SessionEventBus } from "../events/event-bus.js";
 import { ClientRegistry } from "./client-registry.js";
@@ -13,7 +14,8 @@ export type TurnError = { message: string; code?: string };
 export class LiveSession {
   readonly sessionId: string;
   readonly workspaceCwd: string;
-  readonly createdAt: string;
+  /** When the session began: its creation here, or (once restored) its first record on disk. */
+  createdAt: string;
   readonly bus: SessionEventBus;
   readonly child: AcpChild;
   readonly clients: ClientRegistry;
@@ -63,6 +65,17 @@ export class LiveSession {
   /** Ids up to here were history given to a client (the /load replay); live events follow. */
   get historyLastEventId(): number {
     return this.replay.length;
+  }
+
+  /**
+   * A restored session keeps what its transcript already says about it, so status and the session list
+   * show the same session before and after a load: when it began, what it is called, when it last changed.
+   * A name this daemon already gave it is kept.
+   */
+  adoptPersisted(persisted: PersistedSession): void {
+    this.createdAt = persisted.createdAt;
+    this.updatedAt ??= persisted.updatedAt;
+    this.displayName ??= persisted.displayName;
   }
 
   touch(now: number): void {

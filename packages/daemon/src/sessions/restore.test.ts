@@ -1,5 +1,7 @@
 // RESTORE-SPEC step 4 through the HTTP routes, against a scripted ACP peer.
+import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
+import { emptySessionStore } from "../persisted/session-store.js";
 import { questionRequest } from "../testing/question.js";
 import type { AgentPeer } from "../testing/scripted-agent.js";
 import { createTestDaemon, readSseUntil, waitFor } from "../testing/test-daemon.js";
@@ -124,6 +126,35 @@ describe("restore admission (switch on)", () => {
     expect(d.agent.callsOf("session/load")[0]?.params._meta).toEqual({ [SUPPRESS]: true });
     expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
     expect(d.logs.some((l) => l.includes("refused") && l.includes("no_client"))).toBe(true);
+  });
+
+  it("reads the prompt ledger before the restore prompt starts, so the original prompt is still in flight", async () => {
+    const answers: Array<Record<string, unknown>> = [];
+    const promptsSentAtRead: number[] = [];
+    const ledger: LedgerEntry[] = [
+      { promptId: "done", state: "completed", timestamp: "2025-01-01T00:00:01.000Z", stopReason: "end_turn" },
+      { promptId: "asked", state: "in_flight", timestamp: "2025-01-01T00:00:02.000Z" },
+    ];
+    const d = createTestDaemon({
+      restoreAskUserQuestion: true,
+      agent: restoringAgent(answers),
+      store: {
+        ...emptySessionStore(),
+        readPromptLedger: async () => {
+          promptsSentAtRead.push(d.agent.callsOf("session/prompt").length);
+          return ledger;
+        },
+      },
+    });
+    const body = await (
+      await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_a" } })
+    ).json();
+    expect(body.hasActivePrompt).toBe(true);
+    expect(promptsSentAtRead).toEqual([0]);
+    expect(body.promptTerminals).toEqual([
+      { v: 1, promptId: "done", terminal: "completed", stopReason: "end_turn", at: Date.parse(ledger[0]!.timestamp) },
+    ]);
+    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
   });
 
   it("resume follows the same rules", async () => {

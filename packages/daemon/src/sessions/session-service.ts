@@ -26,7 +26,7 @@ import {
 import { PermissionMediator, type VoteResult } from "../permission/mediator.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import type { VoteOutcome } from "../permission/vote.js";
-import type { SessionStore } from "../persisted/session-store.js";
+import type { PersistedSession, SessionStore } from "../persisted/session-store.js";
 import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
 import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
 import {
@@ -43,6 +43,7 @@ import { LiveSession } from "./live-session.js";
 import { replayEvents } from "./load-replay.js";
 import { type ContentBlock, PromptQueue } from "./prompt-queue.js";
 import { isIdle, knownRestoreRefusal } from "./restore-admission.js";
+import { type PromptTerminal, promptTerminalsOf } from "./prompt-terminals.js";
 import { admitRestorePrompt } from "./restore-prompt.js";
 import { SessionRegistry } from "./session-registry.js";
 import { turnHost } from "./turn-host.js";
@@ -81,6 +82,8 @@ export type RestoreResult = AttachResult & {
   compactedReplay?: DaemonEvent[];
   lastEventId: number;
   eventEpoch: string;
+  /** How the session's recent prompts ended (its prompt ledger); absent when none has ended. */
+  promptTerminals?: PromptTerminal[];
 };
 
 export type PromptAccepted = { promptId: string; lastEventId: number; eventEpoch: string };
@@ -227,7 +230,9 @@ export class SessionService {
   /**
    * POST /session/:id/load and /resume. A live session is attached to (no child call). Otherwise the
    * child restores it; for a load, the history it replays becomes `compactedReplay` (ids 1..n). Then
-   * RESTORE-SPEC step 4 decides whether to admit a tracked restore prompt.
+   * RESTORE-SPEC step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals`
+   * from the session's prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume
+   * answer like load, and a resuming client may as well have been waiting for a prompt).
    */
   async restore(
     action: "load" | "resume",
@@ -240,7 +245,10 @@ export class SessionService {
     const inFlight = this.registry.restoring(sessionId);
     if (inFlight !== undefined) await inFlight.then(noop, noop);
     const live = this.registry.get(sessionId);
-    if (live !== undefined) return this.#attachForRestore(action, live, requestedClientId, false);
+    if (live !== undefined) {
+      const attached = this.#attachForRestore(action, live, requestedClientId, false);
+      return withPromptTerminals(attached, await this.#promptTerminals(cwd, sessionId));
+    }
     return this.registry.trackRestore(
       sessionId,
       this.#restoreFromChild(action, sessionId, cwd, requestedClientId),
@@ -291,8 +299,16 @@ export class SessionService {
       } catch (error) {
         throw httpErrorFromChild(error, sessionId);
       }
+      // Read after the child's load: a load that repairs the session closes its dead prompts in the ledger
+      // (daemon_lost) before answering. Read before the restore prompt is admitted, so an original prompt
+      // that the restore is about to take over is reported (by its absence) the same way every time.
+      const [persisted, terminals] = await Promise.all([
+        this.#persistedSession(cwd, sessionId),
+        this.#promptTerminals(cwd, sessionId),
+      ]);
       if (session.phase === "ended")
         throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
+      if (persisted !== undefined) session.adoptPersisted(persisted);
       const replay = action === "load" ? replayEvents(sessionId, session.collected) : [];
       session.collected.length = 0;
       session.replay = replay;
@@ -309,12 +325,38 @@ export class SessionService {
         newId: this.#newId,
         log: this.#o.log,
       });
-      return { ...result, hasActivePrompt: result.hasActivePrompt || admitted };
+      return withPromptTerminals(
+        { ...result, hasActivePrompt: result.hasActivePrompt || admitted },
+        terminals,
+      );
     } catch (error) {
       if (session !== undefined && session.phase === "loading") this.#discard(session);
       throw error;
     } finally {
       release();
+    }
+  }
+
+  /**
+   * The recent prompt terminals on disk. A ledger that cannot be read costs the client this hint, not the
+   * load it asked for (the reference reads it the same way): logged, and the field is left out.
+   */
+  async #promptTerminals(cwd: string, sessionId: string): Promise<PromptTerminal[] | undefined> {
+    try {
+      return promptTerminalsOf(await this.store.readPromptLedger(cwd, sessionId));
+    } catch (error) {
+      this.#o.log(`qwen serve: reading the prompt ledger of ${sessionId} failed: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** What the transcript says about a session being restored (undefined when unreadable: logged). */
+  async #persistedSession(cwd: string, sessionId: string): Promise<PersistedSession | undefined> {
+    try {
+      return await this.store.get(cwd, sessionId);
+    } catch (error) {
+      this.#o.log(`qwen serve: reading the transcript summary of ${sessionId} failed: ${String(error)}`);
+      return undefined;
     }
   }
 
@@ -580,17 +622,19 @@ export class SessionService {
   ): void {
     if (session.phase === "ended") return;
     const wasLive = session.phase === "live";
-    this.registry.remove(session);
-    // Permissions first: ending the turns would otherwise release them as agent_cancelled.
+    // Permissions first: ending the turns would otherwise release them as agent_cancelled. And before the
+    // registry forgets the session, because the mediator finds the session's event bus through it: removed
+    // first, clients would never see permission_resolved for the question that went away.
     this.mediator.cancelSession(session.sessionId, "session_closed");
+    this.registry.remove(session);
     session.queue.failAll(turnCode, turnMessage);
     if (wasLive) session.bus.publish(eventType, { sessionId: session.sessionId, ...data });
     session.bus.close();
   }
 
   #discard(session: LiveSession): void {
-    this.registry.remove(session);
     this.mediator.cancelSession(session.sessionId, "session_closed");
+    this.registry.remove(session);
     session.queue.failAll("session_closed", "Session load failed");
     session.bus.close();
   }
@@ -645,3 +689,7 @@ function promptText(blocks: readonly ContentBlock[]): string {
 }
 
 function noop(): void {}
+
+function withPromptTerminals(result: RestoreResult, terminals: PromptTerminal[] | undefined): RestoreResult {
+  return terminals === undefined ? result : { ...result, promptTerminals: terminals };
+}

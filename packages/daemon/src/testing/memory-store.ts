@@ -1,10 +1,11 @@
 // An in-memory SessionStore for route tests.
-import type { TranscriptRecord } from "@qwen-daemon/core";
+import type { LedgerEntry, TranscriptRecord } from "@qwen-daemon/core";
 import type { PersistedSession, SessionStore } from "../persisted/session-store.js";
 
 export function memoryStore(
   sessions: PersistedSession[],
   records: Record<string, TranscriptRecord[]> = {},
+  ledgers: Record<string, LedgerEntry[]> = {},
 ): SessionStore {
   return {
     list: async () => [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)),
@@ -14,5 +15,6 @@ export function memoryStore(
       if (all === undefined) return undefined;
       return limit === undefined ? all : all.slice(-limit);
     },
+    readPromptLedger: async (_cwd, id) => [...(ledgers[id] ?? [])],
   };
 }
