@@ -292,10 +292,10 @@ describe("restore edge cases", () => {
     ]);
     expect(events.frames.indexOf(resolved[0]!)).toBeLessThan(events.frames.indexOf(closed));
     await events.close();
-    expect((await second.json("GET", `/session/${asked.sessionId}/status`)).body).toMatchObject({
-      isWaitingForUserQuestion: false,
-      clientCount: 0,
-    });
+    // Like the reference, status answers only for live sessions: after DELETE it is 404 until loaded again.
+    const afterDelete = await second.json("GET", `/session/${asked.sessionId}/status`);
+    expect(afterDelete.status).toBe(404);
+    expect(afterDelete.body).toMatchObject({ code: "session_not_found", sessionId: asked.sessionId });
 
     const again = await expectRestored(second, "load", asked.sessionId, restored.clientId);
     expect(again.hasActivePrompt).toBe(true);

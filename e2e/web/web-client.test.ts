@@ -57,7 +57,7 @@ afterEach(async (ctx) => {
     if (page.isClosed()) continue;
     if (failed) {
       const conn = await page.locator("#conn").textContent();
-      const log = await page.locator("#log").innerText();
+      const log = (await page.locator("#log li").allTextContents()).join("\n");
       const banner = await page.locator("#banner").textContent();
       console.error(`page ${page.url()}\n  conn: ${conn}\n  banner: ${banner}\n  log:\n${log}`);
     }

@@ -9,7 +9,8 @@ const zodEnglishOnly: Plugin = {
   name: "zod-english-only",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
-      if (!/[/\\]zod[/\\]v4[/\\](classic[/\\]external|core[/\\]index)\.js$/.test(args.importer)) return undefined;
+      if (!/[/\\]zod[/\\]v4[/\\](classic[/\\]external|core[/\\]index)\.js$/.test(args.importer))
+        return undefined;
       return { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-english-only" };
     });
     build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({

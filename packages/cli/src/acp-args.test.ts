@@ -17,7 +17,11 @@ describe("parseFastAcpArgs", () => {
       experimentalLsp: true,
     });
     expect(parseFastAcpArgs(["--restore-ask-user-question", "--acp"])?.restoreAskUserQuestion).toBe(true);
-    expect(parseFastAcpArgs(["--acp"])).toEqual({ acp: true, restoreAskUserQuestion: false, experimentalLsp: false });
+    expect(parseFastAcpArgs(["--acp"])).toEqual({
+      acp: true,
+      restoreAskUserQuestion: false,
+      experimentalLsp: false,
+    });
   });
   it("leaves everything else to the full parser", () => {
     expect(parseFastAcpArgs(["--restore-ask-user-question"])).toBeUndefined();

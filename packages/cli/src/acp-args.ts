@@ -7,7 +7,9 @@ export interface AgentModeFlags {
   experimentalLsp: boolean;
 }
 
-export function effectiveRestoreAskUserQuestion(flags: Pick<AgentModeFlags, "acp" | "restoreAskUserQuestion">): boolean {
+export function effectiveRestoreAskUserQuestion(
+  flags: Pick<AgentModeFlags, "acp" | "restoreAskUserQuestion">,
+): boolean {
   return flags.acp && flags.restoreAskUserQuestion;
 }
 

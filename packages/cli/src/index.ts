@@ -1,5 +1,6 @@
 // Public API of @qwen-daemon/cli (the binary is dist/bin.js).
-export { acpChildExtraArgs, type AcpChildForwardedFlags } from "./acp-child-extra-args.js";
-export { effectiveRestoreAskUserQuestion, parseFastAcpArgs, type AgentModeFlags } from "./acp-args.js";
+
+export { type AgentModeFlags, effectiveRestoreAskUserQuestion, parseFastAcpArgs } from "./acp-args.js";
+export { type AcpChildForwardedFlags, acpChildExtraArgs } from "./acp-child-extra-args.js";
 export { parseServeArgs, type ServeArgsResult } from "./serve-args.js";
 export { SERVE_DEFAULTS, SERVE_FLAGS, type ServeFlags } from "./serve-flags.js";

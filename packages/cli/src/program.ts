@@ -16,7 +16,9 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
     .option("--acp", "run as an Agent Client Protocol agent on stdio")
     .option("--restore-ask-user-question", "with --acp: re-ask a trailing unanswered question on load/resume")
     .option("--experimental-lsp", "enable experimental LSP features")
-    .addOption(new Option("--approval-mode <mode>", "which tool calls run without asking").choices(APPROVAL_MODES))
+    .addOption(
+      new Option("--approval-mode <mode>", "which tool calls run without asking").choices(APPROVAL_MODES),
+    )
     .option("-y, --yolo", "same as --approval-mode yolo")
     .showHelpAfterError()
     .action(async (words: string[], opts) => {
@@ -46,7 +48,9 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
   for (const spec of SERVE_FLAGS) {
     const env = spec.noEnv ? "" : ` [env: ${[...(spec.env ?? []), envNameFor(spec)].join(", ")}]`;
     const flag =
-      spec.type === "bool" ? `--${spec.name}` : `--${spec.name} <${spec.type === "list" ? "value" : spec.type}>`;
+      spec.type === "bool"
+        ? `--${spec.name}`
+        : `--${spec.name} <${spec.type === "list" ? "value" : spec.type}>`;
     const option = new Option(flag, `${spec.description}${env}`);
     if (spec.choices) option.choices(spec.choices);
     const def = SERVE_DEFAULTS[spec.key];

@@ -20,7 +20,10 @@ describe("parseServeArgs", () => {
     expect(f.restoreAskUserQuestion).toBe(true);
   });
   it("collects repeated list flags", () => {
-    expect(ok(["--allow-origin", "http://a", "--allow-origin=http://b"]).allowOrigin).toEqual(["http://a", "http://b"]);
+    expect(ok(["--allow-origin", "http://a", "--allow-origin=http://b"]).allowOrigin).toEqual([
+      "http://a",
+      "http://b",
+    ]);
   });
   it("rejects bad values with a message naming the flag", () => {
     expect(parseServeArgs(["--port", "abc"], {})).toEqual({
@@ -42,7 +45,11 @@ describe("parseServeArgs", () => {
     expect(parseServeArgs(["--no-port"], {})).toEqual({ kind: "fallback" });
   });
   it("uses env fallbacks, flags win over env", () => {
-    const env = { QWEN_SERVER_TOKEN: "t0k", QWEN_SERVE_PORT: "5000", QWEN_SERVE_ALLOW_ORIGIN: "http://a, http://b" };
+    const env = {
+      QWEN_SERVER_TOKEN: "t0k",
+      QWEN_SERVE_PORT: "5000",
+      QWEN_SERVE_ALLOW_ORIGIN: "http://a, http://b",
+    };
     const f = ok([], env);
     expect(f.token).toBe("t0k");
     expect(f.port).toBe(5000);

@@ -17,7 +17,8 @@ export function coerceFlagValue(spec: FlagSpec, raw: string, source: string): un
       if (!/^-?\d+$/.test(raw.trim())) throw new Error(`${source} must be an integer, got "${raw}".`);
       const n = Number(raw);
       if (!Number.isSafeInteger(n)) throw new Error(`${source} is out of range: "${raw}".`);
-      if (spec.min !== undefined && n < spec.min) throw new Error(`${source} must be >= ${spec.min}, got ${n}.`);
+      if (spec.min !== undefined && n < spec.min)
+        throw new Error(`${source} must be >= ${spec.min}, got ${n}.`);
       if (spec.name === "port" && n > 65535) throw new Error(`${source} must be <= 65535, got ${n}.`);
       return n;
     }
@@ -51,7 +52,10 @@ function assign(flags: ServeFlags, spec: FlagSpec, value: unknown): void {
 }
 
 /** `argv` is what follows `serve`. */
-export function parseServeArgs(argv: readonly string[], env: Record<string, string | undefined>): ServeArgsResult {
+export function parseServeArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): ServeArgsResult {
   const flags: ServeFlags = { ...SERVE_DEFAULTS, allowOrigin: [] };
   const seen = new Set<string>();
   try {
@@ -87,7 +91,11 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
         const raw = env[envName];
         if (raw === undefined || raw === "") continue;
         if (spec.type === "list") {
-          for (const item of raw.split(",").map((s) => s.trim()).filter(Boolean)) assign(flags, spec, item);
+          for (const item of raw
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean))
+            assign(flags, spec, item);
         } else {
           assign(flags, spec, coerceFlagValue(spec, raw, envName));
         }

@@ -62,7 +62,12 @@ export const SERVE_DEFAULTS: ServeFlags = {
 
 export const SERVE_FLAGS: readonly FlagSpec[] = [
   { name: "port", key: "port", type: "int", min: 0, description: "TCP port (0 = ephemeral)" },
-  { name: "hostname", key: "hostname", type: "string", description: "Interface to bind; non-loopback needs a token" },
+  {
+    name: "hostname",
+    key: "hostname",
+    type: "string",
+    description: "Interface to bind; non-loopback needs a token",
+  },
   {
     name: "token",
     key: "token",
@@ -71,9 +76,25 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     description: "Bearer token (prefer the QWEN_SERVER_TOKEN env var: argv is visible to other users)",
   },
   { name: "require-auth", key: "requireAuth", type: "bool", description: "Demand the token on loopback too" },
-  { name: "allow-origin", key: "allowOrigin", type: "list", description: "Browser origin to allow (repeatable)" },
-  { name: "workspace", key: "workspace", type: "string", description: "Absolute workspace path (default: cwd)" },
-  { name: "max-sessions", key: "maxSessions", type: "int", min: 0, description: "Live session cap (0 = none)" },
+  {
+    name: "allow-origin",
+    key: "allowOrigin",
+    type: "list",
+    description: "Browser origin to allow (repeatable)",
+  },
+  {
+    name: "workspace",
+    key: "workspace",
+    type: "string",
+    description: "Absolute workspace path (default: cwd)",
+  },
+  {
+    name: "max-sessions",
+    key: "maxSessions",
+    type: "int",
+    min: 0,
+    description: "Live session cap (0 = none)",
+  },
   {
     name: "max-pending-prompts-per-session",
     key: "maxPendingPromptsPerSession",
@@ -82,7 +103,13 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     description: "Queued + running prompts per session (0 = none)",
   },
   { name: "max-connections", key: "maxConnections", type: "int", min: 0, description: "TCP connection cap" },
-  { name: "event-ring-size", key: "eventRingSize", type: "int", min: 1, description: "SSE replay ring per session" },
+  {
+    name: "event-ring-size",
+    key: "eventRingSize",
+    type: "int",
+    min: 1,
+    description: "SSE replay ring per session",
+  },
   {
     name: "permission-response-timeout-ms",
     key: "permissionResponseTimeoutMs",
@@ -111,7 +138,12 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     min: 1,
     description: "Votes needed under the consensus policy (default: majority of attached clients)",
   },
-  { name: "experimental-lsp", key: "experimentalLsp", type: "bool", description: "Forward the LSP opt-in to children" },
+  {
+    name: "experimental-lsp",
+    key: "experimentalLsp",
+    type: "bool",
+    description: "Forward the LSP opt-in to children",
+  },
   {
     name: "restore-ask-user-question",
     key: "restoreAskUserQuestion",

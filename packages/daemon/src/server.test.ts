@@ -151,7 +151,12 @@ describe("startDaemon on a socket bound early (the cli's fast path)", () => {
     answerJournal: memoryAnswerJournal(),
     shutdownGraceMs: 2000,
   });
-  const input = { workspace: "/work/test-workspace", childCommand: ["x"], qwenHome: "/tmp/q", log: () => undefined };
+  const input = {
+    workspace: "/work/test-workspace",
+    childCommand: ["x"],
+    qwenHome: "/tmp/q",
+    log: () => undefined,
+  };
 
   it("serves the requests that arrived while it was loading, and everything after", async () => {
     const bound = await listenEarly({ port: 0, hostname: "127.0.0.1" });
@@ -172,7 +177,10 @@ describe("startDaemon on a socket bound early (the cli's fast path)", () => {
     const bound = await listenEarly({ port: 0, hostname: "127.0.0.1" });
     const port = (bound.server.address() as { port: number }).port;
     await expect(
-      startDaemon({ ...input, port: port === 65535 ? 1 : port + 1 }, { ...internals(new ScriptedAgent()), bound }),
+      startDaemon(
+        { ...input, port: port === 65535 ? 1 : port + 1 },
+        { ...internals(new ScriptedAgent()), bound },
+      ),
     ).rejects.toThrow(/the socket was bound for 127\.0\.0\.1:0/);
     expect(bound.server.listening).toBe(false);
   });

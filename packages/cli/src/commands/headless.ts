@@ -10,7 +10,10 @@ export interface HeadlessOptions {
   cwd: string;
 }
 
-export async function runHeadless(opts: HeadlessOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runHeadless(
+  opts: HeadlessOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const core = await import("@qwen-daemon/core");
   const qwenHome = core.resolveQwenHome(env);
   const provider = core.createModelProvider(core.resolveModelConfig({ env, qwenHome }));

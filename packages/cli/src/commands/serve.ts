@@ -1,6 +1,7 @@
 // `qwen serve`: turns parsed flags into daemon options, starts the daemon and prints the banner.
-import { isAbsolute, resolve } from "node:path";
+
 import { existsSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 // node:http only (a test in the daemon pins that); the rest of the daemon is imported once the socket is bound.
 import { listenEarly } from "@qwen-daemon/daemon/boot";
 import { acpChildExtraArgs } from "../acp-child-extra-args.js";
@@ -16,7 +17,9 @@ export function parseAcpCommand(raw: string): string[] {
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new UsageError(`--acp-command must be a JSON array of strings, e.g. '["node","/path/cli.js"]'; got ${raw}`);
+    throw new UsageError(
+      `--acp-command must be a JSON array of strings, e.g. '["node","/path/cli.js"]'; got ${raw}`,
+    );
   }
   if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v !== "")) {
     throw new UsageError(`--acp-command must be a non-empty JSON array of non-empty strings; got ${raw}`);
@@ -94,7 +97,10 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
 
 /** The heavy modules, and what the daemon needs from core before it starts. */
 async function loadDaemonParts(env: NodeJS.ProcessEnv) {
-  const [daemonModule, core] = await Promise.all([import("@qwen-daemon/daemon"), import("@qwen-daemon/core")]);
+  const [daemonModule, core] = await Promise.all([
+    import("@qwen-daemon/daemon"),
+    import("@qwen-daemon/core"),
+  ]);
   const qwenHome = core.resolveQwenHome(env);
   const modelConfig = core.resolveModelConfig({ env, qwenHome });
   return { daemonModule, core, qwenHome, modelConfig };

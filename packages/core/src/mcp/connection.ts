@@ -20,7 +20,9 @@ export interface McpTransportHandle {
 }
 
 /** May be async: the default one first loads the (lazily imported) MCP SDK. */
-export type McpTransportFactory = (config: McpServerConfig) => McpTransportHandle | Promise<McpTransportHandle>;
+export type McpTransportFactory = (
+  config: McpServerConfig,
+) => McpTransportHandle | Promise<McpTransportHandle>;
 
 export const defaultMcpTransportFactory: McpTransportFactory = async (config) => {
   const { StdioClientTransport, StreamableHTTPClientTransport } = await loadMcpSdk();

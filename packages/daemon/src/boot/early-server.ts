@@ -2,7 +2,13 @@
 // `qwen serve` answers /health within a few milliseconds of starting. Requests the early listener cannot
 // answer alone (see early-health) wait, in arrival order, and are handed to the app once it is ready;
 // none is refused because it came early.
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { answersEarly, EARLY_HEALTH_BODY } from "./early-health.js";
 
 export type Bind = { port: number; hostname: string };

@@ -175,7 +175,9 @@ describe("promptTerminals on load and resume", () => {
     const res = await d.request("POST", "/session/old/load", { body: {} });
     expect(res.status).toBe(200);
     expect(await res.json()).not.toHaveProperty("promptTerminals");
-    expect(d.logs).toContainEqual(expect.stringContaining("prompt ledger of old failed: Error: EACCES: ledger"));
+    expect(d.logs).toContainEqual(
+      expect.stringContaining("prompt ledger of old failed: Error: EACCES: ledger"),
+    );
   });
 });
 

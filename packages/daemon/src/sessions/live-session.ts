@@ -1,9 +1,9 @@
 // A session the daemon holds in memory: its event bus, attached clients, prompt queue and the child
 // process it lives on. Owned and mutated by the SessionService; routes only read it.
 import type { AcpChild } from "../bridge/acp-child.js";
-import type { PersistedSession } from "../persisted/session-store.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { SessionEventBus } from "../events/event-bus.js";
+import type { PersistedSession } from "../persisted/session-store.js";
 import { ClientRegistry } from "./client-registry.js";
 import type { ReplayedUpdate } from "./load-replay.js";
 import type { PromptQueue } from "./prompt-queue.js";

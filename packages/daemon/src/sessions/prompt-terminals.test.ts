@@ -39,7 +39,9 @@ describe("promptTerminalsOf", () => {
   });
 
   it("skips entries whose timestamp is not a date", () => {
-    expect(promptTerminalsOf([{ promptId: "p1", state: "completed", timestamp: "yesterday" }])).toBeUndefined();
+    expect(
+      promptTerminalsOf([{ promptId: "p1", state: "completed", timestamp: "yesterday" }]),
+    ).toBeUndefined();
   });
 
   it("returns only the most recent entries", () => {

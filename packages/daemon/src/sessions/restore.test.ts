@@ -152,7 +152,13 @@ describe("restore admission (switch on)", () => {
     expect(body.hasActivePrompt).toBe(true);
     expect(promptsSentAtRead).toEqual([0]);
     expect(body.promptTerminals).toEqual([
-      { v: 1, promptId: "done", terminal: "completed", stopReason: "end_turn", at: Date.parse(ledger[0]!.timestamp) },
+      {
+        v: 1,
+        promptId: "done",
+        terminal: "completed",
+        stopReason: "end_turn",
+        at: Date.parse(ledger[0]!.timestamp),
+      },
     ]);
     await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
   });
