@@ -199,9 +199,12 @@ describe("web client", () => {
     await page.locator("#conn", { hasText: /reconnecting/ }).waitFor();
 
     // 5. A new daemon with restore on, at the same address; the user reloads and opens the session.
+    //    (The page is parked on about:blank meanwhile, so its own reconnect cannot load the session
+    //    first: here the restore must come from the click in the list.)
+    await page.goto("about:blank");
     const second = await startDaemon(["--restore-ask-user-question", "--port", port]);
     expect(second.url).toBe(first.url);
-    await page.reload();
+    await page.goto(`${second.url}/`);
     const listed = page.locator(`#sessions button[data-session-id="${sessionId}"]`);
     await listed.click();
     const restored = questionCard(page);
