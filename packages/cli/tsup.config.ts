@@ -1,11 +1,12 @@
 import { dirname, join } from "node:path";
-import type { Plugin } from "esbuild";
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
+
+type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
 
 // zod's namespaces re-export all ~50 of its message locales (`z.locales`, `z.core.locales`), which keeps
 // them out of reach of tree shaking: 360 kB of the bundle, parsed at every start. Nothing here switches
 // the locale (zod itself imports `en` directly), so in the bundle those namespaces hold `en` only.
-const zodEnglishOnly: Plugin = {
+const zodEnglishOnly: EsbuildPlugin = {
   name: "zod-english-only",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {

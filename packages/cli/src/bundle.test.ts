@@ -1,0 +1,79 @@
+// The published bin is the tsup bundle, not these sources: build it (JS only) and check what makes it start fast.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { build } from "tsup";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import config from "../tsup.config.js";
+
+type Output = {
+  imports: { path: string; kind: string; external?: boolean }[];
+  inputs: Record<string, unknown>;
+};
+
+let out: string;
+let outputs: Map<string, Output>;
+const chunkOf = (prefix: string) => [...outputs.keys()].find((name) => name.startsWith(prefix)) as string;
+const source = (name: string) => readFileSync(join(out, name), "utf8");
+
+/** Every output file a chunk loads before it runs (static imports, transitively). */
+function staticClosure(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const i of outputs.get(name)?.imports ?? []) {
+    if (i.kind === "import-statement" && !i.external) staticClosure(basename(i.path), seen);
+  }
+  return seen;
+}
+const inputsOf = (names: Set<string>) =>
+  [...names].flatMap((name) => Object.keys(outputs.get(name)?.inputs ?? {}));
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), "qwen-cli-bundle-"));
+  if (Array.isArray(config) || typeof config === "function")
+    throw new Error("expected one tsup config object");
+  await build({ ...config, outDir: out, dts: false, sourcemap: false, metafile: true, silent: true });
+  const meta = JSON.parse(source("metafile-esm.json")) as { outputs: Record<string, Output> };
+  outputs = new Map(Object.entries(meta.outputs).map(([path, o]) => [basename(path), o]));
+}, 60_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe("the qwen bundle", () => {
+  it("resolves nothing at start but node builtins; commander and the MCP SDK are its only packages", () => {
+    const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    const packages = new Set<string>();
+    for (const name of readdirSync(out).filter((f) => f.endsWith(".js"))) {
+      for (const [, spec] of source(name).matchAll(/(?:from |import\()"([^"]+)"/g)) {
+        if (spec && !spec.startsWith(".") && !builtins.has(spec)) packages.add(spec.split("/")[0] as string);
+      }
+      // esbuild's stand-in for require() throws in ESM: a CommonJS dependency that requires a builtin broke here.
+      expect(source(name)).not.toMatch(/__require\("/);
+    }
+    expect([...packages].sort()).toEqual(["@modelcontextprotocol", "commander"]);
+  });
+
+  it("binds `qwen serve`'s socket before zod, Hono, the ACP SDK or core are loaded", () => {
+    const serve = chunkOf("serve-");
+    const beforeBind = inputsOf(staticClosure(serve));
+    expect(beforeBind.some((i) => i.includes("daemon/src/boot/early-server.ts"))).toBe(true);
+    for (const heavy of [
+      "/zod/",
+      "/hono/",
+      "/@hono/",
+      "/@agentclientprotocol/",
+      "core/src/",
+      "daemon/src/app.ts",
+    ]) {
+      expect(beforeBind.filter((i) => i.includes(heavy))).toEqual([]);
+    }
+    // ...and they are in the bundle, behind the dynamic import that follows the bind.
+    const all = inputsOf(new Set(outputs.keys()));
+    expect(all.some((i) => i.includes("daemon/src/app.ts"))).toBe(true);
+  });
+
+  it("keeps zod's locales out except English", () => {
+    const locales = inputsOf(new Set(outputs.keys())).filter((i) => /zod[/\\]v4[/\\]locales[/\\]/.test(i));
+    expect(locales.map((i) => basename(i)).sort()).toEqual(["en.js", "index.js"]);
+  });
+});
