@@ -7,7 +7,12 @@ import type {
   RequestPermissionRequest,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import { askUserQuestionTitle, type ConfirmationOutcome, type ConfirmationRequest } from "@qwen-daemon/core";
+import {
+  askUserQuestionTitle,
+  type ConfirmationOutcome,
+  type ConfirmationRequest,
+  unattendedReasonOf,
+} from "@qwen-daemon/core";
 import { z } from "zod";
 import { PERMISSION_CANCEL_REASON_META_KEY } from "./meta.js";
 import { diffContent } from "./updates.js";
@@ -137,7 +142,7 @@ export async function askClient(
   options: AskClientOptions,
 ): Promise<ConfirmationOutcome> {
   const { signal, connectionSignal, log } = options;
-  if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
+  if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
   let raw: unknown;
   try {
     raw = await client.request("session/request_permission", request, {
@@ -145,14 +150,14 @@ export async function askClient(
       stopWaitingOnCancel: true,
     });
   } catch (error) {
-    if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
+    if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
     if (connectionSignal.aborted) return { outcome: "unattended", reason: "session_closed" };
     log(
       `permission request for ${request.toolCall.toolCallId} failed; treating it as declined: ${describeError(error)}`,
     );
     return { outcome: "rejected" };
   }
-  if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
+  if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
   const parsed = PermissionResponse.safeParse(raw);
   if (!parsed.success) {
     log(`malformed permission response for ${request.toolCall.toolCallId}; treating it as declined`);
@@ -164,7 +169,7 @@ export async function askClient(
     // so a response read right behind it can resolve first; one macrotask lets the cancel land, so a
     // prompt cancel is not mistaken for the user's decline.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (signal.aborted) return { outcome: "unattended", reason: "aborted" };
+    if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
   }
   return interpretPermissionResponse(parsed.data, request.options);
 }

@@ -550,3 +550,36 @@ async function writeTranscript(sessionId: string, records: Array<Record<string, 
   });
   await writeFile(join(dir, `${sessionId}.jsonl`), `${lines.join("\n")}\n`, { mode: 0o600 });
 }
+
+describe("the daemon goes away while a first-time question waits", () => {
+  it("the child sees its stdin end and persists nothing for the question, so a later load re-asks it", async () => {
+    const first = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
+    const { sessionId } = await first.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+    const prompt = first.agent.request("session/prompt", {
+      sessionId,
+      prompt: text("ask then lose the daemon"),
+    });
+    prompt.catch(() => undefined); // settles only by the connection ending below
+    const permission = await first.nextPermission((p) => p.params.sessionId === sessionId);
+    // Like a crashed daemon: the pipe closes, nobody answers, and the child shuts down on its own.
+    await first.close();
+    const lines = (await readFile(join(chatsDir(home, workspace), `${sessionId}.jsonl`), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((r) => r.type).filter((t) => t !== "system")).toEqual(["user", "assistant"]);
+
+    const second = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
+    try {
+      const loaded = await second.agent.request("session/load", {
+        sessionId,
+        cwd: workspace,
+        mcpServers: [],
+      });
+      expect(loaded._meta).toEqual({ [RESTORE_KEY]: true });
+      expect(permission.params.toolCall.toolCallId).toBeTruthy();
+    } finally {
+      await second.kill();
+    }
+  });
+});

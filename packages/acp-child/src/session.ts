@@ -11,6 +11,7 @@ import type {
   ConfirmationRequest,
   SessionToolContext,
 } from "@qwen-daemon/core";
+import { SessionClosedAbort } from "@qwen-daemon/core";
 import { eventToUpdate } from "./events.js";
 import type { Logger } from "./logger.js";
 import { askClient, buildPermissionRequest } from "./permissions.js";
@@ -148,7 +149,8 @@ export class AcpSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.cancel();
+    // Not a user's cancel: nobody is left to answer, so a waiting question must stay restorable.
+    this.active?.abort(new SessionClosedAbort("the session was closed"));
     await this.turnChain;
     await this.flush();
     await this.runtime?.dispose();

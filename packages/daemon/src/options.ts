@@ -42,6 +42,11 @@ export const DaemonOptions = z.object({
   consensusQuorum: positiveInt.optional(),
   restoreAskUserQuestion: z.boolean().default(false),
   experimentalLsp: z.boolean().default(false),
+  /**
+   * Start the workspace's ACP child as soon as the daemon listens, so the first session request (typically the
+   * load that re-asks a question after a crash) does not pay for spawning and initializing it.
+   */
+  warmChild: z.boolean().default(false),
   /** Program + args prefix that starts an ACP child; the daemon appends `--acp` and `childExtraArgs`. */
   childCommand: z.array(z.string().min(1)).min(1),
   childExtraArgs: z.array(z.string()).optional(),

@@ -58,6 +58,15 @@ describe("startDaemon", () => {
     expect(await res.json()).toEqual({ status: "ok" });
   });
 
+  it("starts no agent process before a session needs one, unless warmChild is set", async () => {
+    const cold = await start();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cold.daemon.service.children.spawnCount).toBe(0);
+    const warm = await start({ warmChild: true });
+    await waitFor(() => warm.daemon.service.children.describe().length === 1, "the pre-started child");
+    expect(warm.daemon.service.children.spawnCount).toBe(1);
+  });
+
   it("generates and logs a token for --require-auth on loopback, and enforces it", async () => {
     const { daemon, logs } = await start({ requireAuth: true });
     expect(daemon.tokenGenerated).toBe(true);

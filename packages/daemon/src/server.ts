@@ -135,6 +135,14 @@ async function configureDaemon(
   early.ready(getRequestListener(app.fetch, { hostname: options.hostname }));
   startup.listeningMs = round(performance.now() - t0);
   const address = server.address() as AddressInfo;
+  if (options.warmChild) {
+    // Best effort: a failure here is logged, and the first session request tries again and reports it.
+    service.children.ensure().catch((error: unknown) => {
+      log(
+        `qwen serve: could not pre-start the agent process: ${error instanceof Error ? error.message : error}`,
+      );
+    });
+  }
   const reaper = startIdleReaper((idleMs) => service.reapIdle(idleMs), options.sessionIdleTimeoutMs, clock);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;

@@ -74,6 +74,7 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
       consensusQuorum: flags.consensusQuorum,
       restoreAskUserQuestion: flags.restoreAskUserQuestion,
       experimentalLsp: flags.experimentalLsp,
+      warmChild: true,
       childCommand,
       childExtraArgs: acpChildExtraArgs(flags),
       qwenHome,

@@ -33,6 +33,7 @@ import {
   SessionExistsError,
 } from "./agent-session.js";
 import type { ConfirmationHandler, ConfirmationOutcome, ConfirmationRequest } from "./contract.js";
+import { SessionClosedAbort } from "./contract.js";
 import {
   COLOR_ANSWER_TEXT,
   COLOR_QUESTION,
@@ -243,6 +244,31 @@ describe("AgentSession: a question in a live session", () => {
     // Recorded, so nothing is left for a later load to ask again.
     const reloaded = await track(AgentSession.load(options(ws, server, { restore: true })));
     expect(reloaded.restorableQuestion()).toBeUndefined();
+  });
+
+  it("persists nothing when the host closes the session while a first-time question waits (daemon gone)", async () => {
+    const ws = await workspace();
+    server = await startFakeOpenAIServer([questionReply()]);
+    const controller = new AbortController();
+    const session = await track(
+      AgentSession.create(
+        options(ws, server, {
+          restore: true,
+          // The host's request fails because its connection ended; the session is closed at the same time.
+          confirm: (_request, signal) =>
+            new Promise((_resolve, reject) => {
+              signal.addEventListener("abort", () => reject(new Error("connection closed")));
+              controller.abort(new SessionClosedAbort("connection closed"));
+            }),
+        }),
+      ),
+    );
+    const p1 = await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal });
+    expect(p1.stopReason).toBe("cancelled");
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant", "system"]);
+    await session.close();
+    const reloaded = await track(AgentSession.load(options(ws, server, { restore: true })));
+    expect(reloaded.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
   });
 
   it("persists nothing after the functionCall when nobody answers, so a load can ask again", async () => {

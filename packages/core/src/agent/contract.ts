@@ -64,3 +64,18 @@ export type BeforeExecuteHook<Ctx extends ToolContext = ToolContext> = (
 export interface SessionToolContext extends ToolContext {
   promptId: string;
 }
+
+/**
+ * The abort reason a host gives when nobody is left to answer (its connection ended, or the session was
+ * closed), as opposed to a user's cancel. A question waiting at that moment is an unattended end: nothing is
+ * persisted for its batch, so the call stays dangling and a later load can ask it again. Without this mark a
+ * daemon crash (the child sees its stdin end and closes its sessions) would record the question as cancelled.
+ */
+export class SessionClosedAbort extends Error {
+  override name = "SessionClosedAbort";
+}
+
+/** How an aborted prompt ended for a waiting question: `session_closed` when the host marked it so. */
+export function unattendedReasonOf(signal: AbortSignal): "session_closed" | "aborted" {
+  return signal.reason instanceof SessionClosedAbort ? "session_closed" : "aborted";
+}

@@ -9,11 +9,13 @@ it("exports the agent runtime API", () => {
     "DEFAULT_MAX_TURNS",
     "SKIPPED_AFTER_PERMISSION_CANCEL_TEXT",
     "SessionBusyError",
+    "SessionClosedAbort",
     "SessionClosedError",
     "SessionExistsError",
     "invalidToolArgumentsText",
     "permissionRequestFailedText",
     "runTurn",
     "toolNotFoundText",
+    "unattendedReasonOf",
   ]);
 });

@@ -31,6 +31,7 @@ import type {
   ConfirmationOutcome,
   StopReason,
 } from "./contract.js";
+import { unattendedReasonOf } from "./contract.js";
 import type { StreamedCall } from "./model-reply.js";
 import {
   invalidToolArgumentsText,
@@ -135,8 +136,9 @@ export async function runToolBatch(
 
 async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallStep> {
   if (deps.signal.aborted) {
-    if (deps.restoring && call.name === ASK_USER_QUESTION_TOOL_NAME) {
-      return { type: "unattended_question", reason: "aborted" };
+    const reason = unattendedReasonOf(deps.signal);
+    if ((deps.restoring || reason === "session_closed") && call.name === ASK_USER_QUESTION_TOOL_NAME) {
+      return { type: "unattended_question", reason };
     }
     return cancelledBeforeExecution(call);
   }
@@ -256,7 +258,7 @@ async function askUser(
       deps.signal,
     );
   } catch (error) {
-    if (deps.signal.aborted) return { outcome: "unattended", reason: "aborted" };
+    if (deps.signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(deps.signal) };
     return { outcome: "failed", message: error instanceof Error ? error.message : String(error) };
   }
 }
