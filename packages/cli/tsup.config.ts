@@ -1,3 +1,4 @@
+import { cpSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
@@ -41,6 +42,12 @@ export default defineConfig({
   platform: "node",
   noExternal: [/^(?!(commander|@modelcontextprotocol\/sdk)(\/|$))/],
   esbuildPlugins: [zodEnglishOnly],
+  // The web client ships inside the cli, so an installed `qwen serve` serves it at / (apps/web builds first:
+  // it is a devDependency, so turbo orders the builds).
+  async onSuccess() {
+    const web = join(process.cwd(), "../../apps/web/dist"); // tsup runs in the package folder
+    if (existsSync(web)) cpSync(web, "dist/web", { recursive: true });
+  },
   esbuildOptions(options) {
     // Workspace packages are bundled from their TypeScript sources, so their lazy imports become chunks here.
     options.conditions = ["source"];

@@ -111,9 +111,8 @@ async function loadDaemonParts(env: NodeJS.ProcessEnv) {
 async function webRoot(): Promise<string | undefined> {
   const { fileURLToPath } = await import("node:url");
   const candidates = [
-    new URL("../web/", import.meta.url),
-    new URL("../../../apps/web/dist/", import.meta.url),
-    new URL("../../../../apps/web/dist/", import.meta.url),
+    new URL("./web/", import.meta.url), // the copy inside an installed cli (dist/web)
+    new URL("../../../apps/web/dist/", import.meta.url), // a repo checkout
   ];
   for (const c of candidates) {
     const p = fileURLToPath(c);
