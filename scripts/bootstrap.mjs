@@ -11,14 +11,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const marker = join(root, "node_modules", ".modules.yaml");
 const lock = join(root, "pnpm-lock.yaml");
 
-const upToDate =
-  existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
+const upToDate = existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
 if (upToDate && !process.argv.includes("--force")) process.exit(0);
 
 const viaPnpm = (process.env.npm_config_user_agent ?? "").startsWith("pnpm/");
-const [cmd, args] = viaPnpm
-  ? ["pnpm", []]
-  : ["npx", ["-y", "pnpm@12.4.2"]];
+const [cmd, args] = viaPnpm ? ["pnpm", []] : ["npx", ["-y", "pnpm@12.4.2"]];
 const frozen = existsSync(lock) ? ["--frozen-lockfile"] : [];
 console.error(`[bootstrap] installing dependencies with pnpm 12.4.2 ...`);
 const r = spawnSync(cmd, [...args, "install", ...frozen], { cwd: root, stdio: "inherit" });
