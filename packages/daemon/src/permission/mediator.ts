@@ -1,113 +1,45 @@
-import type { Clock, TimerHandle } from "../events/clock.js";
+// The permission mediator: the state machine of pending requests and the votes that settle them. The
+// shapes it works with live beside it (pending-request.ts, vote-result.ts, mediator-options.ts), as does
+// the policy judgement (policy-refusal.ts); they are re-exported here so importers keep one address.
+import type { Clock } from "../events/clock.js";
 import { systemClock } from "../events/clock.js";
 import type { DaemonEventExtra, DaemonEventLike } from "../events/daemon-event.js";
 import { DaemonEventType } from "../events/registry.js";
 import { type AuditEntry, PermissionAuditLog } from "./audit-log.js";
 import { ConsensusTally } from "./consensus.js";
-import { isLoopbackAddress } from "./loopback.js";
+import type { PermissionEmit, PermissionMediatorOptions } from "./mediator-options.js";
+import {
+  DuplicatePermissionRequestError,
+  type PendingEntry,
+  type PendingPermission,
+  type PermissionRequest,
+  permissionRequestData,
+  publicView,
+} from "./pending-request.js";
 import { DEFAULT_PERMISSION_POLICY, type ForbiddenReason, PermissionPolicy } from "./policy.js";
+import { policyRefusal } from "./policy-refusal.js";
 import { ResolvedRequests } from "./resolved-requests.js";
-import type { CancelReason, PermissionDecision, PermissionOption, VoteOutcome } from "./vote.js";
+import type { CancelReason, PermissionDecision } from "./vote.js";
+import {
+  forbiddenResult,
+  invalidOptionResult,
+  notPendingResult,
+  type PermissionVote,
+  type VoteCheck,
+  type VoteResult,
+  voterFields,
+} from "./vote-result.js";
 
-/** How the mediator publishes on a session's event bus (`bus.publish` fits). */
-export type PermissionEmit = (
-  sessionId: string,
-  type: string,
-  data: Record<string, unknown>,
-  extra?: DaemonEventExtra,
-) => void;
-
-export type PermissionMediatorOptions = {
-  policy?: PermissionPolicy;
-  /** Consensus quorum override; capped at the electorate size per request. */
-  consensusQuorum?: number;
-  /** `--permission-response-timeout-ms`; 0 (default) waits forever. */
-  timeoutMs?: number;
-  clock?: Clock;
-  /** How many resolved ids are remembered for "already resolved" answers. */
-  resolvedCapacity?: number;
-  auditCapacity?: number;
-  emit: PermissionEmit;
-  /** Where a throwing `emit` is reported (resolution goes on regardless); default console.error. */
-  reportError?: (error: unknown, context: string) => void;
-};
-
-export type PermissionRequest = {
-  sessionId: string;
-  /** Must be unique among the daemon's pending requests (the bridge mints uuids). */
-  requestId: string;
-  toolCall: Record<string, unknown>;
-  options: readonly PermissionOption[];
-  /** Client whose prompt led to the request: the only voter under `designated`. */
-  originatorClientId?: string;
-  promptId?: string;
-  /** Clients attached to the session now: the electorate under `consensus`. */
-  attachedClientIds: readonly string[];
-  createdAt?: number;
-};
-
-export type PendingPermission = {
-  requestId: string;
-  sessionId: string;
-  toolCall: Record<string, unknown>;
-  options: readonly PermissionOption[];
-  createdAt: number;
-  originatorClientId?: string;
-  promptId?: string;
-  policy: PermissionPolicy;
-};
-
-export type PermissionVote = {
-  /** Undefined for the legacy `POST /permission/:requestId` route. */
-  sessionId?: string;
-  requestId: string;
-  clientId?: string;
-  /** The socket's remote address, never a header (judged under `local-only`). */
-  remoteAddress?: string;
-  outcome: VoteOutcome;
-  answers?: Record<string, string>;
-};
-
-/** What the vote routes answer; `kind` is for the caller, only `status` and `body` go on the wire. */
-export type VoteResult =
-  | { status: 200; kind: "resolved" | "recorded"; body: Record<string, never> }
-  | { status: 404; kind: "not_found" | "already_resolved"; body: NotFoundBody }
-  | { status: 400; kind: "invalid_option"; body: InvalidOptionBody }
-  | { status: 403; kind: "forbidden"; body: ForbiddenBody };
-
-/** What `checkVote` found: a final refusal, a consensus vote that would only be counted, or the decision it would settle. */
-export type VoteCheck =
-  | { kind: "refused"; result: VoteResult }
-  | { kind: "partial" }
-  | { kind: "decides"; request: PendingPermission; decision: PermissionDecision };
+export type { PermissionEmit, PermissionMediatorOptions } from "./mediator-options.js";
+export {
+  DuplicatePermissionRequestError,
+  type PendingPermission,
+  type PermissionRequest,
+} from "./pending-request.js";
+export type { PermissionVote, VoteCheck, VoteResult } from "./vote-result.js";
 
 /** How a `permission_resolved` (and its audit entry) marks a decision replayed from the answer journal. */
 export const ANSWER_JOURNAL_SOURCE = "answer_journal";
-
-type NotFoundBody = { error: string; sessionId?: string; requestId: string };
-type InvalidOptionBody = { error: string; code: "invalid_option_id"; requestId: string; optionId: string };
-type ForbiddenBody = {
-  error: string;
-  code: "permission_forbidden";
-  reason: ForbiddenReason;
-  requestId: string;
-  sessionId: string;
-};
-
-type Entry = PendingPermission & {
-  optionIds: ReadonlySet<string>;
-  /** Present under `consensus` with a non-empty electorate. */
-  tally?: ConsensusTally;
-  timer?: TimerHandle;
-  settle: (decision: PermissionDecision) => void;
-};
-
-export class DuplicatePermissionRequestError extends Error {
-  constructor(sessionId: string, requestId: string) {
-    super(`Permission request ${requestId} is already pending on session ${sessionId}`);
-    this.name = "DuplicatePermissionRequestError";
-  }
-}
 
 /**
  * Decides who may answer the agent's permission requests (tool approvals and
@@ -126,7 +58,7 @@ export class PermissionMediator {
   readonly #clock: Clock;
   readonly #emit: PermissionEmit;
   readonly #reportError: (error: unknown, context: string) => void;
-  readonly #pending = new Map<string, Map<string, Entry>>();
+  readonly #pending = new Map<string, Map<string, PendingEntry>>();
   readonly #resolved: ResolvedRequests;
   readonly #audit: PermissionAuditLog;
   #disposed = false;
@@ -177,7 +109,7 @@ export class PermissionMediator {
       settle = resolve;
     });
     const policy = this.#policy;
-    const entry: Entry = {
+    const entry: PendingEntry = {
       requestId: req.requestId,
       sessionId: req.sessionId,
       toolCall: req.toolCall,
@@ -350,7 +282,7 @@ export class PermissionMediator {
     for (const sessionId of [...this.#pending.keys()]) this.cancelSession(sessionId, "session_closed");
   }
 
-  #sessionMap(sessionId: string): Map<string, Entry> {
+  #sessionMap(sessionId: string): Map<string, PendingEntry> {
     let session = this.#pending.get(sessionId);
     if (session === undefined) {
       session = new Map();
@@ -359,7 +291,7 @@ export class PermissionMediator {
     return session;
   }
 
-  #findPending(sessionId: string | undefined, requestId: string): Entry | undefined {
+  #findPending(sessionId: string | undefined, requestId: string): PendingEntry | undefined {
     if (sessionId !== undefined) return this.#pending.get(sessionId)?.get(requestId);
     for (const session of this.#pending.values()) {
       const entry = session.get(requestId);
@@ -386,21 +318,7 @@ export class PermissionMediator {
         prior.promptId !== undefined ? { promptId: prior.promptId } : {},
       );
     }
-    // Unknown, resolved and "belongs to another session" look the same on the wire, so a
-    // client cannot probe which request ids exist in sessions it is not looking at.
-    const kind = prior !== undefined ? "already_resolved" : "not_found";
-    if (v.sessionId === undefined) {
-      return { status: 404, kind, body: { error: "No pending permission request", requestId: v.requestId } };
-    }
-    return {
-      status: 404,
-      kind,
-      body: {
-        error: "No pending permission request for session",
-        sessionId: v.sessionId,
-        requestId: v.requestId,
-      },
-    };
+    return notPendingResult(v, prior !== undefined);
   }
 
   /**
@@ -409,7 +327,7 @@ export class PermissionMediator {
    */
   #judge(
     v: PermissionVote,
-  ): { refused: VoteResult } | { entry: Entry; partial: boolean; decision: PermissionDecision } {
+  ): { refused: VoteResult } | { entry: PendingEntry; partial: boolean; decision: PermissionDecision } {
     const entry = this.#findPending(v.sessionId, v.requestId);
     if (entry === undefined) return { refused: this.#notPending(v) };
     const voter = v.clientId !== undefined ? { voterClientId: v.clientId } : {};
@@ -422,20 +340,9 @@ export class PermissionMediator {
     }
     const { optionId } = v.outcome;
     if (!entry.optionIds.has(optionId)) {
-      return {
-        refused: {
-          status: 400,
-          kind: "invalid_option",
-          body: {
-            error: `Permission ${entry.requestId}: optionId "${optionId}" is not in the set of options the agent offered.`,
-            code: "invalid_option_id",
-            requestId: entry.requestId,
-            optionId,
-          },
-        },
-      };
+      return { refused: invalidOptionResult(entry, optionId) };
     }
-    const forbidden = this.#policyRefusal(entry, v);
+    const forbidden = policyRefusal(entry, v);
     if (forbidden !== undefined) return { refused: this.#forbid(entry, v, forbidden) };
     return {
       entry,
@@ -450,25 +357,7 @@ export class PermissionMediator {
     };
   }
 
-  #policyRefusal(entry: Entry, v: PermissionVote): ForbiddenReason | undefined {
-    switch (entry.policy) {
-      case "first-responder":
-        return undefined;
-      case "designated":
-        // A request with no known originator (e.g. raised outside any client's prompt) has
-        // nobody to designate; it falls back to first-responder rather than being unanswerable.
-        if (entry.originatorClientId === undefined) return undefined;
-        return v.clientId === entry.originatorClientId ? undefined : "designated_mismatch";
-      case "consensus":
-        // Outside the frozen electorate (or anonymous): same reason the reference uses.
-        if (entry.tally === undefined) return undefined;
-        return entry.tally.mayVote(v.clientId) ? undefined : "designated_mismatch";
-      case "local-only":
-        return isLoopbackAddress(v.remoteAddress) ? undefined : "remote_not_allowed";
-    }
-  }
-
-  #forbid(entry: Entry, v: PermissionVote, reason: ForbiddenReason): VoteResult {
+  #forbid(entry: PendingEntry, v: PermissionVote, reason: ForbiddenReason): VoteResult {
     this.#record(entry, "forbidden", { ...voterFields(v), reason });
     this.#safeEmit(
       entry.sessionId,
@@ -481,20 +370,10 @@ export class PermissionMediator {
       },
       entry.promptId !== undefined ? { promptId: entry.promptId } : {},
     );
-    return {
-      status: 403,
-      kind: "forbidden",
-      body: {
-        error: `Permission ${entry.requestId} on session ${entry.sessionId}: vote rejected by policy (${reason}).`,
-        code: "permission_forbidden",
-        reason,
-        requestId: entry.requestId,
-        sessionId: entry.sessionId,
-      },
-    };
+    return forbiddenResult(entry, reason);
   }
 
-  #timeout(entry: Entry): void {
+  #timeout(entry: PendingEntry): void {
     if (this.#pending.get(entry.sessionId)?.get(entry.requestId) !== entry) return;
     this.#record(entry, "timeout", {});
     this.#settle(entry, { outcome: { outcome: "cancelled" }, reason: "timeout" });
@@ -505,7 +384,7 @@ export class PermissionMediator {
    * as resolved), then the event, then the agent's promise: a listener that votes again from
    * inside `emit` already sees "already resolved".
    */
-  #settle(entry: Entry, decision: PermissionDecision, source?: typeof ANSWER_JOURNAL_SOURCE): void {
+  #settle(entry: PendingEntry, decision: PermissionDecision, source?: typeof ANSWER_JOURNAL_SOURCE): void {
     const session = this.#pending.get(entry.sessionId);
     if (session?.get(entry.requestId) !== entry) return;
     if (entry.timer !== undefined) this.#clock.clearTimeout(entry.timer);
@@ -548,7 +427,7 @@ export class PermissionMediator {
     entry.settle(decision);
   }
 
-  #record(entry: Entry, kind: AuditEntry["kind"], fields: Partial<AuditEntry>): void {
+  #record(entry: PendingEntry, kind: AuditEntry["kind"], fields: Partial<AuditEntry>): void {
     this.#audit.record({
       at: this.#clock.now(),
       kind,
@@ -568,33 +447,4 @@ export class PermissionMediator {
       this.#reportError(error, `emit of ${type} for session ${sessionId} failed`);
     }
   }
-}
-
-function permissionRequestData(entry: Entry): Record<string, unknown> {
-  return {
-    requestId: entry.requestId,
-    sessionId: entry.sessionId,
-    toolCall: entry.toolCall,
-    options: entry.options,
-  };
-}
-
-function publicView(entry: Entry): PendingPermission {
-  return {
-    requestId: entry.requestId,
-    sessionId: entry.sessionId,
-    toolCall: entry.toolCall,
-    options: entry.options,
-    createdAt: entry.createdAt,
-    ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
-    ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
-    policy: entry.policy,
-  };
-}
-
-function voterFields(v: PermissionVote): Partial<AuditEntry> {
-  return {
-    ...(v.clientId !== undefined ? { clientId: v.clientId } : {}),
-    ...(v.remoteAddress !== undefined ? { remoteAddress: v.remoteAddress } : {}),
-  };
 }

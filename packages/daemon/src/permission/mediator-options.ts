@@ -1,0 +1,27 @@
+// How a PermissionMediator is configured, and how it publishes its events.
+import type { Clock } from "../events/clock.js";
+import type { DaemonEventExtra } from "../events/daemon-event.js";
+import type { PermissionPolicy } from "./policy.js";
+
+/** How the mediator publishes on a session's event bus (`bus.publish` fits). */
+export type PermissionEmit = (
+  sessionId: string,
+  type: string,
+  data: Record<string, unknown>,
+  extra?: DaemonEventExtra,
+) => void;
+
+export type PermissionMediatorOptions = {
+  policy?: PermissionPolicy;
+  /** Consensus quorum override; capped at the electorate size per request. */
+  consensusQuorum?: number;
+  /** `--permission-response-timeout-ms`; 0 (default) waits forever. */
+  timeoutMs?: number;
+  clock?: Clock;
+  /** How many resolved ids are remembered for "already resolved" answers. */
+  resolvedCapacity?: number;
+  auditCapacity?: number;
+  emit: PermissionEmit;
+  /** Where a throwing `emit` is reported (resolution goes on regardless); default console.error. */
+  reportError?: (error: unknown, context: string) => void;
+};

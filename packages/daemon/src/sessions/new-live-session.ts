@@ -1,0 +1,38 @@
+// Builds a LiveSession on a child: its event bus and its prompt queue, whose turns run on the child
+// (turn-host.ts). Used by both create and restore; the caller registers it.
+import type { AcpChild } from "../bridge/acp-child.js";
+import { SessionEventBus } from "../events/event-bus.js";
+import { LiveSession } from "./live-session.js";
+import { PromptQueue } from "./prompt-queue.js";
+import type { SessionContext } from "./session-context.js";
+import { turnHost } from "./turn-host.js";
+
+export function newLiveSession(
+  ctx: SessionContext,
+  sessionId: string,
+  cwd: string,
+  child: AcpChild,
+): LiveSession {
+  const { clock, log } = ctx.options;
+  const session = new LiveSession({
+    sessionId,
+    workspaceCwd: cwd,
+    child,
+    now: clock.now(),
+    bus: new SessionEventBus({
+      ringSize: ctx.options.eventRingSize,
+      clock,
+      reportError: (error, context) =>
+        log(`qwen serve: event bus of ${sessionId}: ${context}: ${String(error)}`),
+    }),
+    ...(ctx.options.mintClientId !== undefined ? { mintClientId: ctx.options.mintClientId } : {}),
+  });
+  session.queue = new PromptQueue({
+    sessionId,
+    maxPending: ctx.options.maxPendingPromptsPerSession,
+    clock,
+    publish: (type, data, extra) => session.bus.publish(type, data, extra),
+    ...turnHost(session, { mediator: ctx.mediator, clock, log }),
+  });
+  return session;
+}

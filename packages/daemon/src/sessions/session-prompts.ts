@@ -1,0 +1,99 @@
+// Prompts on a live session: admitting a client's prompt to its queue, cancelling the running one, and
+// continuing an interrupted turn when the child says it can.
+import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
+import {
+  CONTINUE_LAST_TURN_META_KEY,
+  PROMPT_ID_META_KEY,
+  stripBlockMeta,
+  stripDaemonMeta,
+} from "./daemon-meta.js";
+import type { ContentBlock } from "./prompt-queue.js";
+import { isIdle } from "./restore-admission.js";
+import type { SessionContext } from "./session-context.js";
+import { assertClient, requireSession } from "./session-lookup.js";
+
+export type PromptAccepted = { promptId: string; lastEventId: number; eventEpoch: string };
+
+export type ContinueResult = {
+  accepted: boolean;
+  interruption: string;
+  promptId?: string;
+  lastEventId: number;
+  eventEpoch: string;
+};
+
+/** Admits a client prompt (checks done before the 202); daemon-only `_meta` keys are stripped. */
+export function submitPrompt(
+  ctx: SessionContext,
+  sessionId: string,
+  input: { prompt: ContentBlock[]; deadlineMs?: number | undefined; meta?: unknown },
+  clientId: string | undefined,
+): PromptAccepted {
+  const session = requireSession(ctx.registry, sessionId);
+  assertClient(session, clientId);
+  const lastEventId = session.bus.lastEventId;
+  const promptId = ctx.newId();
+  const blocks = input.prompt.map((block) => stripBlockMeta(block));
+  session.queue.admit({
+    promptId,
+    kind: "user",
+    text: promptText(blocks),
+    prompt: blocks,
+    meta: { ...stripDaemonMeta(input.meta), [PROMPT_ID_META_KEY]: promptId },
+    originatorClientId: clientId,
+    deadlineMs: input.deadlineMs,
+  });
+  session.touch(ctx.options.clock.now());
+  return { promptId, lastEventId, eventEpoch: session.bus.epoch };
+}
+
+/** Cancels the running prompt, if any (204 either way). */
+export function cancelPrompt(ctx: SessionContext, sessionId: string, clientId: string | undefined): void {
+  const session = requireSession(ctx.registry, sessionId);
+  assertClient(session, clientId);
+  session.queue.cancelActive();
+  session.touch(ctx.options.clock.now());
+}
+
+/** Asks the child whether an interrupted turn can continue; if so runs it as a tracked prompt. */
+export async function continueLastTurn(
+  ctx: SessionContext,
+  sessionId: string,
+  clientId: string | undefined,
+): Promise<ContinueResult> {
+  const session = requireSession(ctx.registry, sessionId);
+  assertClient(session, clientId);
+  const refuse = (interruption: string): ContinueResult => ({
+    accepted: false,
+    interruption,
+    lastEventId: session.bus.lastEventId,
+    eventEpoch: session.bus.epoch,
+  });
+  if (!isIdle(session.activity)) return refuse("none");
+  let decision: { accepted: boolean; interruption: string };
+  try {
+    decision = await session.child.continueLastTurn(sessionId);
+  } catch (error) {
+    if (isMethodNotFound(error)) return refuse("none");
+    throw httpErrorFromChild(error, sessionId);
+  }
+  const interruption = typeof decision.interruption === "string" ? decision.interruption : "none";
+  if (decision.accepted !== true || session.phase !== "live" || !isIdle(session.activity)) {
+    return refuse(interruption);
+  }
+  const lastEventId = session.bus.lastEventId;
+  const promptId = ctx.newId();
+  session.queue.admit({
+    promptId,
+    kind: "continue",
+    text: "",
+    prompt: [],
+    meta: { [CONTINUE_LAST_TURN_META_KEY]: true, [PROMPT_ID_META_KEY]: promptId },
+    originatorClientId: clientId,
+  });
+  return { accepted: true, interruption, promptId, lastEventId, eventEpoch: session.bus.epoch };
+}
+
+function promptText(blocks: readonly ContentBlock[]): string {
+  return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
+}

@@ -1,0 +1,168 @@
+// POST /session/:id/load and /resume. A live session is attached to (no child call). Otherwise the child
+// restores it; for a load, the history it replays becomes `compactedReplay` (ids 1..n). Then RESTORE-SPEC
+// step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
+// prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
+// resuming client may as well have been waiting for a prompt).
+import type { DaemonEvent } from "../events/daemon-event.js";
+import type { PersistedSession } from "../persisted/session-store.js";
+import { httpErrorFromChild } from "./child-errors.js";
+import { type Meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY } from "./daemon-meta.js";
+import type { LiveSession } from "./live-session.js";
+import { replayEvents } from "./load-replay.js";
+import { newLiveSession } from "./new-live-session.js";
+import { type PromptTerminal, promptTerminalsOf } from "./prompt-terminals.js";
+import { knownRestoreRefusal } from "./restore-admission.js";
+import { admitRestorePrompt } from "./restore-prompt.js";
+import { type AttachResult, attachClient } from "./session-clients.js";
+import type { SessionContext } from "./session-context.js";
+import { discardSession } from "./session-ending.js";
+import { assertSessionId, resolveWorkspace } from "./session-lookup.js";
+
+export type RestoreAction = "load" | "resume";
+
+export type RestoreResult = AttachResult & {
+  hasActivePrompt: boolean;
+  compactedReplay?: DaemonEvent[];
+  lastEventId: number;
+  eventEpoch: string;
+  /** How the session's recent prompts ended (its prompt ledger); absent when none has ended. */
+  promptTerminals?: PromptTerminal[];
+};
+
+export async function restoreSession(
+  ctx: SessionContext,
+  action: RestoreAction,
+  sessionId: string,
+  body: { cwd?: unknown },
+  requestedClientId: string | undefined,
+): Promise<RestoreResult> {
+  assertSessionId(sessionId);
+  const cwd = resolveWorkspace(ctx.workspace, body.cwd);
+  const inFlight = ctx.registry.restoring(sessionId);
+  if (inFlight !== undefined) await inFlight.then(noop, noop);
+  const live = ctx.registry.get(sessionId);
+  if (live !== undefined) {
+    const attached = attachForRestore(ctx, action, live, requestedClientId, false);
+    return withPromptTerminals(attached, await readPromptTerminals(ctx, cwd, sessionId));
+  }
+  return ctx.registry.trackRestore(
+    sessionId,
+    restoreFromChild(ctx, action, sessionId, cwd, requestedClientId),
+  );
+}
+
+function attachForRestore(
+  ctx: SessionContext,
+  action: RestoreAction,
+  session: LiveSession,
+  requested: string | undefined,
+  restored: boolean,
+): RestoreResult {
+  const attach = attachClient(session, requested, restored, ctx.options.clock);
+  return {
+    ...attach,
+    hasActivePrompt: session.hasActivePrompt,
+    ...(action === "load" ? { compactedReplay: session.replay } : {}),
+    lastEventId: session.historyLastEventId,
+    eventEpoch: session.bus.epoch,
+  };
+}
+
+async function restoreFromChild(
+  ctx: SessionContext,
+  action: RestoreAction,
+  sessionId: string,
+  cwd: string,
+  requestedClientId: string | undefined,
+): Promise<RestoreResult> {
+  const release = ctx.registry.reserve();
+  let session: LiveSession | undefined;
+  try {
+    const child = await ctx.children.ensure();
+    session = newLiveSession(ctx, sessionId, cwd, child);
+    ctx.registry.addLoading(session);
+    const refusal = knownRestoreRefusal({
+      switchOn: ctx.options.restoreAskUserQuestion,
+      requestedClientId,
+      activity: session.activity,
+    });
+    const meta = refusal === undefined ? undefined : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true };
+    let response: { _meta?: Meta | null };
+    try {
+      response =
+        action === "load"
+          ? await child.loadSession(sessionId, cwd, meta)
+          : await child.resumeSession(sessionId, cwd, meta);
+    } catch (error) {
+      throw httpErrorFromChild(error, sessionId);
+    }
+    // Read after the child's load: a load that repairs the session closes its dead prompts in the ledger
+    // (daemon_lost) before answering. Read before the restore prompt is admitted, so an original prompt
+    // that the restore is about to take over is reported (by its absence) the same way every time.
+    const [persisted, terminals] = await Promise.all([
+      readPersistedSession(ctx, cwd, sessionId),
+      readPromptTerminals(ctx, cwd, sessionId),
+    ]);
+    if (session.phase === "ended") throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
+    if (persisted !== undefined) session.adoptPersisted(persisted);
+    const replay = action === "load" ? replayEvents(sessionId, session.collected) : [];
+    session.collected.length = 0;
+    session.replay = replay;
+    session.bus.advanceTo(replay.length);
+    ctx.registry.promote(session);
+    release();
+    const result = attachForRestore(ctx, action, session, requestedClientId, true);
+    const admitted = admitRestorePrompt({
+      session,
+      responseMeta: response._meta,
+      switchOn: ctx.options.restoreAskUserQuestion,
+      requestedClientId,
+      clientId: result.clientId,
+      newId: ctx.newId,
+      log: ctx.options.log,
+    });
+    return withPromptTerminals({ ...result, hasActivePrompt: result.hasActivePrompt || admitted }, terminals);
+  } catch (error) {
+    if (session !== undefined && session.phase === "loading") discardSession(ctx, session);
+    throw error;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The recent prompt terminals on disk. A ledger that cannot be read costs the client this hint, not the
+ * load it asked for (the reference reads it the same way): logged, and the field is left out.
+ */
+async function readPromptTerminals(
+  ctx: SessionContext,
+  cwd: string,
+  sessionId: string,
+): Promise<PromptTerminal[] | undefined> {
+  try {
+    return promptTerminalsOf(await ctx.store.readPromptLedger(cwd, sessionId));
+  } catch (error) {
+    ctx.options.log(`qwen serve: reading the prompt ledger of ${sessionId} failed: ${String(error)}`);
+    return undefined;
+  }
+}
+
+/** What the transcript says about a session being restored (undefined when unreadable: logged). */
+async function readPersistedSession(
+  ctx: SessionContext,
+  cwd: string,
+  sessionId: string,
+): Promise<PersistedSession | undefined> {
+  try {
+    return await ctx.store.get(cwd, sessionId);
+  } catch (error) {
+    ctx.options.log(`qwen serve: reading the transcript summary of ${sessionId} failed: ${String(error)}`);
+    return undefined;
+  }
+}
+
+function withPromptTerminals(result: RestoreResult, terminals: PromptTerminal[] | undefined): RestoreResult {
+  return terminals === undefined ? result : { ...result, promptTerminals: terminals };
+}
+
+function noop(): void {}

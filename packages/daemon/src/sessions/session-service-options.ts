@@ -1,0 +1,26 @@
+// How a SessionService is configured: limits, the permission policy, and the I/O it is given (the child
+// channel factory, the session store, the answer journal, the clock, the log).
+import type { AnswerJournal } from "../answers/answer-journal.js";
+import type { ChannelFactory } from "../bridge/channel.js";
+import type { Clock } from "../events/clock.js";
+import type { PermissionPolicy } from "../permission/policy.js";
+import type { SessionStore } from "../persisted/session-store.js";
+
+export type SessionServiceOptions = {
+  workspace: string;
+  restoreAskUserQuestion: boolean;
+  maxSessions: number;
+  maxPendingPromptsPerSession: number;
+  eventRingSize: number;
+  permission: { policy: PermissionPolicy; consensusQuorum?: number | undefined; timeoutMs: number };
+  channelFactory: ChannelFactory;
+  store: SessionStore;
+  /** Where answers to questions are made durable before a vote is acknowledged (RESTORE-SPEC guarantee 5). */
+  answerJournal: AnswerJournal;
+  clock: Clock;
+  log: (line: string) => void;
+  /** Literal secrets redacted from child stderr (the daemon token). */
+  secrets?: readonly string[];
+  newId?: () => string;
+  mintClientId?: () => string;
+};
