@@ -44,7 +44,8 @@ describe("the qwen bundle", () => {
     const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
     const packages = new Set<string>();
     for (const name of readdirSync(out).filter((f) => f.endsWith(".js"))) {
-      for (const [, spec] of source(name).matchAll(/(?:from |import\()"([^"]+)"/g)) {
+      // The bundle is minified (`from"x"`, `import"x"`, `import("x")`).
+      for (const [, spec] of source(name).matchAll(/(?:\bfrom ?|\bimport ?\(?)"([@\w.:/-][^"\s]*)"/g)) {
         if (spec && !spec.startsWith(".") && !builtins.has(spec)) packages.add(spec.split("/")[0] as string);
       }
       // esbuild's stand-in for require() throws in ESM: a CommonJS dependency that requires a builtin broke here.
@@ -70,6 +71,16 @@ describe("the qwen bundle", () => {
     // ...and they are in the bundle, behind the dynamic import that follows the bind.
     const all = inputsOf(new Set(outputs.keys()));
     expect(all.some((i) => i.includes("daemon/src/app.ts"))).toBe(true);
+  });
+
+  it("loads into `qwen serve` core's transcript and model code, not the agent loop, tools or MCP client", () => {
+    const daemon = inputsOf(staticClosure(chunkOf("daemon-parts-")));
+    expect(daemon.some((i) => i.includes("core/src/transcript/reader.ts"))).toBe(true);
+    expect(daemon.some((i) => i.includes("daemon/src/server.ts"))).toBe(true);
+    expect(daemon.filter((i) => /core\/src\/(agent|tools|mcp)\//.test(i))).toEqual([]);
+    // ...which the ACP child does load.
+    const child = inputsOf(staticClosure(chunkOf("acp-")));
+    expect(child.some((i) => i.includes("core/src/agent/turn-loop.ts"))).toBe(true);
   });
 
   it("keeps zod's locales out except English", () => {

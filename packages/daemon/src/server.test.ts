@@ -67,6 +67,60 @@ describe("startDaemon", () => {
     expect(warm.daemon.service.children.spawnCount).toBe(1);
   });
 
+  it("initializes a prespawned child at start and uses it for the first session, spawning no other", async () => {
+    const agent = new ScriptedAgent();
+    const prespawned = agent.factory({ workspace: "/work/test-workspace" });
+    const logs: string[] = [];
+    const daemon = await startDaemon(
+      {
+        port: 0,
+        workspace: "/work/test-workspace",
+        childCommand: ["unused"],
+        qwenHome: "/tmp/qwen-home-unused",
+        log: (l) => logs.push(l),
+      },
+      {
+        prespawnedChild: { channel: prespawned, workspace: "/work/test-workspace" },
+        channelFactory: agent.factory,
+        store: emptySessionStore(),
+        answerJournal: memoryAnswerJournal(),
+        shutdownGraceMs: 2000,
+      },
+    );
+    running.push(daemon);
+    await waitFor(() => daemon.service.children.describe().length === 1, "the prespawned child");
+    expect(agent.callsOf("initialize")).toHaveLength(1);
+    const res = await fetch(`${daemon.url}/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
+    expect(agent.spawns).toBe(1);
+    expect(daemon.service.children.current?.channel).toBe(prespawned);
+  });
+
+  it("kills the prespawned child when it fails to start", async () => {
+    const agent = new ScriptedAgent();
+    const prespawned = agent.factory({ workspace: "/work/test-workspace" });
+    const signals: string[] = [];
+    const kill = prespawned.kill.bind(prespawned);
+    const watched = {
+      ...prespawned,
+      kill(signal: NodeJS.Signals) {
+        signals.push(signal);
+        kill(signal);
+      },
+    };
+    await expect(
+      startDaemon(
+        { port: 0, workspace: "relative/path", childCommand: ["unused"], qwenHome: "/tmp/qwen-home-unused" },
+        { prespawnedChild: { channel: watched, workspace: "/work/test-workspace" } },
+      ),
+    ).rejects.toThrow(/workspace/);
+    expect(signals).toEqual(["SIGKILL"]);
+  });
+
   it("generates and logs a token for --require-auth on loopback, and enforces it", async () => {
     const { daemon, logs } = await start({ requireAuth: true });
     expect(daemon.tokenGenerated).toBe(true);

@@ -10,13 +10,14 @@ import { type AnswerJournal, fileAnswerJournal } from "./answers/answer-journal.
 import { createApp } from "./app.js";
 import { type EarlyServer, listenEarly } from "./boot/early-server.js";
 import type { ChannelFactory } from "./bridge/channel.js";
+import { type PrespawnedChannel, withPrespawnedChannel } from "./bridge/prespawned-channel.js";
 import { forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 import type { Clock } from "./events/clock.js";
 import { systemClock } from "./events/clock.js";
 import { isLoopbackHostname } from "./http/loopback-host.js";
 import { startIdleReaper } from "./lifecycle/idle-reaper.js";
 import { gracefulShutdown } from "./lifecycle/shutdown.js";
-import { type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
+import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
 import { SessionService } from "./sessions/session-service.js";
@@ -45,6 +46,12 @@ export type DaemonInternals = {
    * it over (and closes it if it fails). Default: bind one now.
    */
   bound?: EarlyServer;
+  /**
+   * The workspace's ACP child, already started (boot's `spawnChildChannel`) so that its boot overlapped the
+   * daemon's: the first child the daemon needs is this one, and `startDaemon` initializes it at once.
+   * `startDaemon` owns it from the call on, and kills it if it fails to start.
+   */
+  prespawnedChild?: PrespawnedChannel;
   channelFactory?: ChannelFactory;
   store?: SessionStore;
   /** Default: the journal files beside the transcripts under `qwenHome`. */
@@ -58,10 +65,11 @@ export async function startDaemon(
   input: DaemonOptionsInput,
   internals: DaemonInternals = {},
 ): Promise<RunningDaemon> {
-  const { bound } = internals;
+  const { bound, prespawnedChild } = internals;
   try {
     return await configureDaemon(input, internals);
   } catch (error) {
+    prespawnedChild?.channel.kill("SIGKILL");
     await bound?.close();
     throw error;
   }
@@ -102,13 +110,7 @@ async function configureDaemon(
       consensusQuorum: options.consensusQuorum,
       timeoutMs: options.permissionResponseTimeoutMs,
     },
-    channelFactory:
-      internals.channelFactory ??
-      spawnChannelFactory({
-        command: options.childCommand,
-        extraArgs: options.childExtraArgs ?? forwardedChildFlags(options),
-        env: options.childEnv,
-      }),
+    channelFactory: channelFactoryFor(options, internals),
     store: internals.store ?? coreSessionStore(options.qwenHome),
     answerJournal: internals.answerJournal ?? fileAnswerJournal(options.qwenHome),
     clock,
@@ -135,7 +137,7 @@ async function configureDaemon(
   early.ready(getRequestListener(app.fetch, { hostname: options.hostname }));
   startup.listeningMs = round(performance.now() - t0);
   const address = server.address() as AddressInfo;
-  if (options.warmChild) {
+  if (options.warmChild || internals.prespawnedChild !== undefined) {
     // Best effort: a failure here is logged, and the first session request tries again and reports it.
     service.children.ensure().catch((error: unknown) => {
       log(
@@ -163,6 +165,18 @@ async function configureDaemon(
       server.closeAllConnections();
     },
   };
+}
+
+function channelFactoryFor(options: DaemonOptions, internals: DaemonInternals): ChannelFactory {
+  const factory =
+    internals.channelFactory ??
+    spawnChannelFactory({
+      command: options.childCommand,
+      extraArgs: options.childExtraArgs ?? forwardedChildFlags(options),
+      env: options.childEnv,
+    });
+  const { prespawnedChild } = internals;
+  return prespawnedChild === undefined ? factory : withPrespawnedChannel(prespawnedChild, factory);
 }
 
 function round(ms: number): number {

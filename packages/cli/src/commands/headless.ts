@@ -14,7 +14,7 @@ export async function runHeadless(
   opts: HeadlessOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const core = await import("@qwen-daemon/core");
+  const core = await import("./headless-core.js");
   const qwenHome = core.resolveQwenHome(env);
   const provider = core.createModelProvider(core.resolveModelConfig({ env, qwenHome }));
   const config = new core.Config({ approvalMode: opts.approvalMode });

@@ -51,6 +51,14 @@ export function childEnvironment(env: NodeJS.ProcessEnv = process.env): Record<s
   return out;
 }
 
+/**
+ * Starts one child now, outside any factory: `qwen serve` calls this (through the boot entry) as soon as its
+ * socket binds, and hands the channel to `startDaemon` as `internals.prespawnedChild`.
+ */
+export function spawnChildChannel(options: SpawnChannelOptions & { workspace: string }): ChildChannel {
+  return spawnChannel(childArgv(options.command, options.extraArgs), options.workspace, options.env);
+}
+
 function spawnChannel(
   argv: readonly string[],
   cwd: string,

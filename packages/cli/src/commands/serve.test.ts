@@ -1,0 +1,29 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { CHILD_V8_FLAGS, selfCommand } from "./serve.js";
+
+describe("selfCommand", () => {
+  it("runs the same node, loader flags and entry, with the child V8 flags after the loader flags", () => {
+    expect(selfCommand(["--conditions=source", "--import", "tsx"], "/x/bin.js")).toEqual([
+      process.execPath,
+      "--conditions=source",
+      "--import",
+      "tsx",
+      "--max-semi-space-size=1",
+      "--interrupt-budget=270336",
+      "/x/bin.js",
+    ]);
+  });
+
+  it("uses V8 flags this node accepts", () => {
+    // node exits with 9 ("bad option") on a flag it does not know.
+    const out = execFileSync(process.execPath, [...CHILD_V8_FLAGS, "-e", "process.stdout.write('ok')"], {
+      encoding: "utf8",
+    });
+    expect(out).toBe("ok");
+  });
+
+  it("refuses to guess when the entry is unknown", () => {
+    expect(() => selfCommand([], "")).toThrow(/argv\[1\]/);
+  });
+});
