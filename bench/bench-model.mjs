@@ -4,29 +4,21 @@
 // so the same script drives our daemon and the reference.
 import { FAKE_OPENAI } from "./qwen-serve.mjs";
 
-export const BENCH_QUESTION = {
-  question: "Which color should the button be?",
-  header: "Color",
-  options: [
-    { label: "Blue", description: "The brand color." },
-    { label: "Green", description: "Signals success." },
-  ],
-  multiSelect: false,
-};
-
 export async function startBenchModel() {
-  const { startFakeOpenAIServer, askUserQuestionCall, lastMessage, reply } = await import(FAKE_OPENAI.href);
+  const { startFakeOpenAIServer, askUserQuestionCall, DEFAULT_QUESTION, lastMessage, reply } = await import(
+    FAKE_OPENAI.href
+  );
   return startFakeOpenAIServer({
     handler: (request) => {
       if (lastMessage(request)?.role === "tool") return reply.text("Thanks, noted.");
       const offersQuestion = request.tools?.some((tool) => tool.function?.name === "ask_user_question");
       if (!offersQuestion) return reply.text("ok");
-      return askUserQuestionCall([BENCH_QUESTION], { text: "One question first." });
+      return askUserQuestionCall([DEFAULT_QUESTION], { text: "One question first." });
     },
   });
 }
 
-/** The vote that answers BENCH_QUESTION. */
+/** The vote that answers the fake model's question (core/testing DEFAULT_QUESTION). */
 export const ANSWER_VOTE = {
   outcome: { outcome: "selected", optionId: "proceed_once" },
   answers: { 0: "Blue" },

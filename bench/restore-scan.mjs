@@ -11,23 +11,13 @@ import {
   lastHistoryContentFromRecords,
   restorableAskUserQuestionCallIds,
 } from "../packages/core/src/history/index.ts";
+import { DEFAULT_QUESTION } from "../packages/core/src/testing/index.ts";
 
 const SIZES = [10, 1_000_000];
 const BATCHES = 101;
 const CALLS_PER_BATCH = 10_000;
 
-const auqArgs = {
-  questions: [
-    {
-      question: "Which library should we use for dates?",
-      header: "Library",
-      options: [
-        { label: "date-fns", description: "Small, functional" },
-        { label: "luxon", description: "Time zones built in" },
-      ],
-    },
-  ],
-};
+const auqArgs = { questions: [DEFAULT_QUESTION] };
 
 /** A history of `length` entries: alternating user text and model text, ending in an unanswered AUQ. */
 function buildHistory(length) {

@@ -3,10 +3,9 @@
 //    restart + load still re-asks it.
 // 5. An acknowledged answer is never lost: SIGKILL right after the vote's 200 and the user is not asked again;
 //    the answer reaches the model.
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, requestsWithCall, toolResultText } from "./harness/model-requests.js";
 import { answerText, conversationHandler, QUESTION_PREAMBLE } from "./harness/model-script.js";
 import { killTree } from "./harness/process-tree.js";
@@ -25,17 +24,7 @@ import {
 } from "./harness/session-api.js";
 import { permissionRequestOf, requestIdOf } from "./harness/sse-views.js";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 type KillAt = (daemon: DaemonProcess, sessionId: string, clientId: string) => Promise<void>;
 
@@ -69,13 +58,13 @@ describe.each([
   ["its permission_request frame on SSE", killOnFirstFrame],
 ] as const)("durable before shown: SIGKILL at %s", (_when, killAt) => {
   it("restart + load with the switch still re-asks the question, and the answer continues the turn", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const { sessionId, clientId } = await createSession(first);
     await killAt(first, sessionId, clientId);
-    expect(server.requests.length - firstRequest).toBe(1);
+    expect(world.server.requests.length - firstRequest).toBe(1);
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", sessionId, clientId);
     expect(restored.hasActivePrompt).toBe(true);
     const question = waitingQuestion(
@@ -91,7 +80,7 @@ describe.each([
       await vote(second, sessionId, question.requestId, restored.clientId, submitAnswers({ "0": "Green" })),
     ).toEqual({ status: 200, body: {} });
     await events.waitForEvent("turn_complete");
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [callId] },
@@ -103,10 +92,10 @@ describe.each([
 
 describe("an acknowledged answer is never lost", () => {
   it("vote 200 then an immediate SIGKILL: after restart + load nobody is asked again and the model gets it", async () => {
-    const firstRequest = server.requests.length;
+    const firstRequest = world.server.requests.length;
     // The model never answers after the question's result, so the kill cannot come too late to matter.
-    server.setHandler(conversationHandler({ stallOnToolResult: true }));
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    world.server.setHandler(conversationHandler({ stallOnToolResult: true }));
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestion(first);
     const voted = await vote(
       first,
@@ -119,9 +108,9 @@ describe("an acknowledged answer is never lost", () => {
     expect(voted).toEqual({ status: 200, body: {} });
     await first.exited;
     await asked.events.close();
-    server.setHandler(conversationHandler());
+    world.server.setHandler(conversationHandler());
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     // Whatever the daemon does with the answer (already on disk, or re-applied from a journal), it must end
@@ -134,21 +123,17 @@ describe("an acknowledged answer is never lost", () => {
     expect(resolved).toEqual(asks);
 
     const promptId = await sendPrompt(second, asked.sessionId, restored.clientId, "Carry on");
-    await events.waitFor(
-      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-      20_000,
-      "turn_complete of the next prompt",
-    );
+    await events.waitForTurnComplete(promptId, "turn_complete of the next prompt");
     // The model got the user's real answer as the question's result, never the orphan-repair failure.
     const answered = answeredText([["Color", "Blue"]]);
-    const withCall = requestsWithCall(server.requests.slice(firstRequest), asked.callId);
+    const withCall = requestsWithCall(world.server.requests.slice(firstRequest), asked.callId);
     const results = withCall
       .map(({ request }) => toolResultText(request, asked.callId))
       .filter((t) => t !== undefined);
     expect(results).not.toContain(ORPHAN_REPAIR_TEXT);
     expect(results.length).toBeGreaterThan(0);
     expect(new Set(results)).toEqual(new Set([answered]));
-    const last = server.requests.at(-1)!;
+    const last = world.server.requests.at(-1)!;
     expect(messagesFromCall(last, asked.callId).slice(0, 2)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
       { role: "tool", text: answered, toolCallId: asked.callId },

@@ -7,15 +7,14 @@ import { readFileSync } from "node:fs";
 import { answersPath, type OpenAIChatRequest, transcriptPath } from "@qwen-daemon/core";
 import {
   askUserQuestionCall,
-  type FakeOpenAIServer,
   type FakeReply,
   lastMessage,
   messageText,
+  RED_BLUE_QUESTION,
   reply,
-  startFakeOpenAIServer,
 } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { describe, expect, it } from "vitest";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { descendantsOf } from "./harness/process-tree.js";
 import {
   createSession,
@@ -31,20 +30,12 @@ import type { SseFrame } from "./harness/sse-client.js";
 
 // The exact text PROTOCOL.md gives for an answered question.
 const ANSWERED = "User has provided the following answers:\n\n**Color**: Blue";
-const QUESTION = {
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-};
 
 /** The fake model: a tool result gets a closing text, anything else gets the question. */
 function model(request: OpenAIChatRequest): FakeReply {
   const last = lastMessage(request);
   if (last?.role === "tool") return reply.text(`model saw: ${messageText(last)}`);
-  return askUserQuestionCall([QUESTION]);
+  return askUserQuestionCall([RED_BLUE_QUESTION]);
 }
 
 type Part = { functionCall?: { id: string }; functionResponse?: { id: string } };
@@ -79,21 +70,11 @@ function requestData(frame: SseFrame): PermissionRequestData {
   return data as unknown as PermissionRequestData;
 }
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: model });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(() => env.dispose());
+const world = useE2eWorld(() => model);
 
 describe("an acknowledged answer is never lost", () => {
   it("vote 200, immediate SIGKILL, restart: the re-hung question is answered from the journal", async () => {
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const { sessionId, clientId } = await createSession(first);
     const events = await openEvents(first, sessionId);
     await sendPrompt(first, sessionId, clientId, "pick a color");
@@ -112,12 +93,12 @@ describe("an acknowledged answer is never lost", () => {
     await first.kill9();
 
     // On disk: the question's call with no result (the child never saw the answer), and the journaled answer.
-    const transcript = jsonLines(transcriptPath(env.qwenHome, env.workspace, sessionId));
+    const transcript = jsonLines(transcriptPath(world.env.qwenHome, world.env.workspace, sessionId));
     const calls = callIdsOf(transcript);
     const results = functionResponsesOf(transcript);
     expect(calls).toContain(callId);
     expect(results.map((r) => r.id)).not.toContain(callId);
-    expect(jsonLines(answersPath(env.qwenHome, env.workspace, sessionId))).toEqual([
+    expect(jsonLines(answersPath(world.env.qwenHome, world.env.workspace, sessionId))).toEqual([
       expect.objectContaining({
         type: "answer",
         sessionId,
@@ -127,9 +108,9 @@ describe("an acknowledged answer is never lost", () => {
         answers: { "0": "Blue" },
       }),
     ]);
-    const requestsBefore = server.requests.length;
+    const requestsBefore = world.server.requests.length;
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", sessionId, clientId);
     expect(restored.hasActivePrompt).toBe(true);
     const live = await openEvents(second, sessionId, { lastEventId: restored.lastEventId });
@@ -154,7 +135,7 @@ describe("an acknowledged answer is never lost", () => {
     await live.close();
 
     // The model got the answer as the question's tool result and finished the turn.
-    const after = server.requests.slice(requestsBefore);
+    const after = world.server.requests.slice(requestsBefore);
     expect(after).toHaveLength(1);
     const last = after[0] as OpenAIChatRequest;
     const toolMessage = last.messages.find((m) => m.role === "tool" && m.tool_call_id === callId);
@@ -165,12 +146,12 @@ describe("an acknowledged answer is never lost", () => {
       pendingInteractionCount: 0,
       hasActivePrompt: false,
     });
-    const final = jsonLines(transcriptPath(env.qwenHome, env.workspace, sessionId));
+    const final = jsonLines(transcriptPath(world.env.qwenHome, world.env.workspace, sessionId));
     expect(functionResponsesOf(final)).toEqual([expect.objectContaining({ id: callId })]);
   });
 
   it("vote 200 then SIGKILL with no pause (the race the reference loses): the answer is never asked again", async () => {
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const { sessionId, clientId } = await createSession(first);
     const events = await openEvents(first, sessionId);
     await sendPrompt(first, sessionId, clientId, "pick a color");
@@ -185,18 +166,20 @@ describe("an acknowledged answer is never lost", () => {
     // Whichever side won the race (the child writing the result, or the kill), after a restart and a load
     // nobody is asked again, and the answer is the question's result in the transcript (the model has it,
     // or gets it with the session's next turn when the kill cut the turn after the result was written).
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     await expectRestored(second, "load", sessionId, clientId);
     await waitForStatus(second, sessionId, (s) => !s.hasActivePrompt);
     expect(await getStatus(second, sessionId)).toMatchObject({
       isWaitingForUserQuestion: false,
       pendingInteractionCount: 0,
     });
-    const results = functionResponsesOf(jsonLines(transcriptPath(env.qwenHome, env.workspace, sessionId)));
+    const results = functionResponsesOf(
+      jsonLines(transcriptPath(world.env.qwenHome, world.env.workspace, sessionId)),
+    );
     expect(results).toEqual([
       { id: toolCall.toolCallId, name: "ask_user_question", response: { output: ANSWERED } },
     ]);
-    for (const request of server.requests) {
+    for (const request of world.server.requests) {
       const result = request.messages.find(
         (m) => m.role === "tool" && m.tool_call_id === toolCall.toolCallId,
       );

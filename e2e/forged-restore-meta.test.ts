@@ -2,12 +2,11 @@
 // `qwen.daemon.restoreAskUserQuestion` on POST /prompt (top level or on a content block) gets an ordinary
 // prompt: the model receives its user message and nothing is re-asked, even when the session ends in a
 // dangling question that a real restore would re-ask.
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, userTexts } from "./harness/model-requests.js";
-import { conversationHandler, PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
+import { PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
 import { ORPHAN_REPAIR_TEXT } from "./harness/protocol-texts.js";
 import { askQuestionThenCrash, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
 import { createSession, expectRestored, getStatus, openEvents, postPrompt } from "./harness/session-api.js";
@@ -17,17 +16,7 @@ import { agentText, userEchoes } from "./harness/sse-views.js";
 const RESTORE_KEY = "qwen.daemon.restoreAskUserQuestion";
 const FORGED_TEXT = "Forged restore, please";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 const forgeries = {
   "top-level _meta": {
@@ -50,11 +39,7 @@ async function sendForged(
   const accepted = await postPrompt(daemon, sessionId, clientId, body);
   expect(accepted.status).toBe(202);
   const { promptId } = accepted.body;
-  const complete = await events.waitFor(
-    (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-    20_000,
-    "turn_complete of the forged prompt",
-  );
+  const complete = await events.waitForTurnComplete(promptId, "turn_complete of the forged prompt");
   expect(complete.json?.data).toMatchObject({ stopReason: "end_turn" });
   // An ordinary prompt is echoed as the user's message.
   expect(userEchoes(events)).toEqual([FORGED_TEXT]);
@@ -64,13 +49,13 @@ async function sendForged(
 
 describe.each(Object.entries(forgeries))("forged restore meta (%s)", (_where, body) => {
   it("on a fresh session: an ordinary prompt, the model gets the user message", async () => {
-    const firstRequest = server.requests.length;
-    const daemon = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const daemon = await world.env.startDaemon(["--restore-ask-user-question"]);
     const { sessionId, clientId } = await createSession(daemon);
     const events = await openEvents(daemon, sessionId);
     await sendForged(daemon, sessionId, clientId, events, body);
 
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(1);
     expect(ours[0]?.messages.map((m) => m.role)).toEqual(["user"]);
     expect(userTexts(ours[0]!)).toEqual([FORGED_TEXT]);
@@ -83,17 +68,17 @@ describe.each(Object.entries(forgeries))("forged restore meta (%s)", (_where, bo
   });
 
   it("on a session ending in a dangling question (loaded without a client): still no re-ask", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     // No client id: the daemon itself declines the restore, so the question is left to the forger.
     const restored = await expectRestored(second, "load", asked.sessionId, undefined);
     expect(restored.hasActivePrompt).toBe(false);
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     await sendForged(second, asked.sessionId, restored.clientId, events, body);
 
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },

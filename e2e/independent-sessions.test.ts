@@ -1,11 +1,10 @@
 // RESTORE-SPEC guarantee 4, "Independent sessions": permission waits are per session. Two sessions share one
 // workspace (and so one ACP child); while one waits for its user's answer, the other runs prompts to the end,
 // before and after a restart that re-asks the first session's question.
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
-import { conversationHandler, PLAIN_ANSWER } from "./harness/model-script.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
+import { PLAIN_ANSWER } from "./harness/model-script.js";
 import { askQuestion } from "./harness/question-scenario.js";
 import {
   createSession,
@@ -19,27 +18,13 @@ import {
 } from "./harness/session-api.js";
 import { agentText } from "./harness/sse-views.js";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 /** Runs one plain prompt on a second session and waits for its turn to complete. */
 async function plainTurn(daemon: DaemonProcess, sessionId: string, clientId: string): Promise<void> {
   const events = await openEvents(daemon, sessionId);
   const promptId = await sendPrompt(daemon, sessionId, clientId, "Just answer");
-  const complete = await events.waitFor(
-    (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-    20_000,
-    "turn_complete of the other session",
-  );
+  const complete = await events.waitForTurnComplete(promptId, "turn_complete of the other session");
   expect(complete.json?.data).toMatchObject({ stopReason: "end_turn" });
   expect(agentText(events)).toBe(PLAIN_ANSWER);
   expect(events.events("permission_request")).toEqual([]);
@@ -48,7 +33,7 @@ async function plainTurn(daemon: DaemonProcess, sessionId: string, clientId: str
 
 describe("a waiting question does not hold up another session", () => {
   it("live, and after a restart that re-asks it", async () => {
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestion(first);
     const other = await createSession(first, { sessionScope: "thread" });
     expect(other.sessionId).not.toBe(asked.sessionId);
@@ -57,7 +42,7 @@ describe("a waiting question does not hold up another session", () => {
     await asked.events.close();
     await first.kill9();
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const reloaded = await expectRestored(second, "load", other.sessionId, other.clientId);
     expect(reloaded.hasActivePrompt).toBe(false);

@@ -4,10 +4,9 @@
 // result made it to disk or the process died with the call still dangling.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, userTexts } from "./harness/model-requests.js";
 import {
   answerText,
@@ -33,18 +32,7 @@ import { agentText, dataOf, type SessionUpdate } from "./harness/sse-views.js";
 
 const INVALID_PROMPT = "ASK_INVALID: one option only";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-  server.setHandler(conversationHandler());
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 /** After a load: nothing waits, and the next prompt (the barrier) runs without any permission request. */
 async function expectNothingReAsked(
@@ -60,25 +48,21 @@ async function expectNothingReAsked(
   });
   const events = await openEvents(daemon, sessionId, { lastEventId: restored.lastEventId });
   const promptId = await sendPrompt(daemon, sessionId, restored.clientId, "Carry on");
-  await events.waitFor(
-    (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-    20_000,
-    "turn_complete of the next prompt",
-  );
+  await events.waitForTurnComplete(promptId, "turn_complete of the next prompt");
   expect(events.events("permission_request")).toEqual([]);
   return { events, promptId };
 }
 
 describe("ask_user_question with one option", () => {
   it("is answered with the validation text, never shown, and not re-asked after restart + load", async () => {
-    const firstRequest = server.requests.length;
+    const firstRequest = world.server.requests.length;
     // The model "thinks" forever after the validation error, so the crash comes right after the question.
-    server.setHandler(conversationHandler({ stallOnToolResult: true }));
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    world.server.setHandler(conversationHandler({ stallOnToolResult: true }));
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const { sessionId, clientId } = await createSession(first);
     const events = await openEvents(first, sessionId);
     const promptId = await sendPrompt(first, sessionId, clientId, INVALID_PROMPT);
-    const followUp = await server.waitForRequest(firstRequest + 2, 20_000);
+    const followUp = await world.server.waitForRequest(firstRequest + 2, 20_000);
 
     // The model request can overtake the child's updates on their way to SSE: take the id from the request.
     const assistant = followUp.messages.find((m) => m.role === "assistant");
@@ -111,8 +95,8 @@ describe("ask_user_question with one option", () => {
     await events.close();
     await first.kill9();
 
-    server.setHandler(conversationHandler());
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    world.server.setHandler(conversationHandler());
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", sessionId, clientId);
     const replayed = (restored.compactedReplay ?? []).map((e) => e.data.update ?? {});
     expect(replayed.filter((u) => u.sessionUpdate === "tool_call_update")).toEqual([
@@ -123,11 +107,11 @@ describe("ask_user_question with one option", () => {
       }),
     ]);
     const next = await expectNothingReAsked(second, sessionId, restored);
-    expect(ledgerOf(readLedger(env.qwenHome, env.workspace, sessionId), promptId)).toEqual([
+    expect(ledgerOf(readLedger(world.env.qwenHome, world.env.workspace, sessionId), promptId)).toEqual([
       { state: "in_flight" },
       { state: "interrupted", code: "daemon_lost" },
     ]);
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(3);
     expect(messagesFromCall(ours[2]!, callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [callId] },
@@ -138,34 +122,30 @@ describe("ask_user_question with one option", () => {
   });
 
   it("completes the turn live: the model continues after the validation text", async () => {
-    const firstRequest = server.requests.length;
-    const daemon = await env.startDaemon();
+    const firstRequest = world.server.requests.length;
+    const daemon = await world.env.startDaemon();
     const { sessionId, clientId } = await createSession(daemon);
     const events = await openEvents(daemon, sessionId);
     const promptId = await sendPrompt(daemon, sessionId, clientId, INVALID_PROMPT);
-    const complete = await events.waitFor(
-      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-      20_000,
-      "turn_complete",
-    );
+    const complete = await events.waitForTurnComplete(promptId, "turn_complete");
     expect(complete.json?.data).toMatchObject({ stopReason: "end_turn" });
     expect(events.events("permission_request")).toEqual([]);
     expect(agentText(events)).toBe(QUESTION_PREAMBLE + answerText(INVALID_OPTIONS_TEXT));
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(ours[1]?.messages.at(-1)).toMatchObject({ role: "tool", content: INVALID_OPTIONS_TEXT });
     await events.close();
   });
 
   it("a dangling call with invalid args on disk is repaired, not re-asked (fail-closed eligibility)", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
 
     // Same crash, but the trailing call's args now fail validation (as if the model had sent one option
     // and the process died before the validation result was written).
-    const path = join(chatsDir(env.qwenHome, env.workspace), `${asked.sessionId}.jsonl`);
-    const records = readTranscript(env.qwenHome, env.workspace, asked.sessionId);
+    const path = join(chatsDir(world.env.qwenHome, world.env.workspace), `${asked.sessionId}.jsonl`);
+    const records = readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId);
     const last = records.at(-1) as {
       type: string;
       message: { parts: { functionCall?: { id?: string; args: unknown } }[] };
@@ -176,14 +156,14 @@ describe("ask_user_question with one option", () => {
     call!.args = { questions: [{ ...INVALID_QUESTION, multiSelect: false }] };
     writeFileSync(path, `${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const replayed = (restored.compactedReplay ?? []).map((e) => e.data.update ?? {});
     expect(replayed.filter((u) => u.sessionUpdate === "tool_call_update")).toEqual([
       failedReplayUpdate(asked.callId),
     ]);
     const next = await expectNothingReAsked(second, asked.sessionId, restored);
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },

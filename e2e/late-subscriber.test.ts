@@ -1,33 +1,21 @@
 // RESTORE-SPEC "No missed questions" and PROTOCOL.md "Events": a client that subscribes while a question
 // waits learns of it. Without Last-Event-ID the pending permission_request comes first (ours; the reference
 // sends nothing); with Last-Event-ID the ring replays after the cursor and ends with `replay_complete`.
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { E2eEnv } from "./harness/e2e-env.js";
-import { conversationHandler } from "./harness/model-script.js";
+import { describe, expect, it } from "vitest";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { askQuestion, askQuestionThenCrash } from "./harness/question-scenario.js";
 import { expectRestored, openEvents, submitAnswers, vote } from "./harness/session-api.js";
 import type { SseFrame } from "./harness/sse-client.js";
 import { permissionRequestOf, requestIdOf } from "./harness/sse-views.js";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 /** Frames that are events (the `retry:` preamble and comments are not). */
 const eventFrames = (frames: readonly SseFrame[]): SseFrame[] => frames.filter((f) => f.event !== undefined);
 
 describe("late SSE subscriber while a question waits", () => {
   it("without Last-Event-ID gets the pending permission_request first; with one, the ring replay", async () => {
-    const daemon = await env.startDaemon();
+    const daemon = await world.env.startDaemon();
     const asked = await askQuestion(daemon);
     const live = eventFrames(asked.events.frames);
     const shownId = Number(asked.permissionRequest.id);
@@ -98,9 +86,9 @@ describe("late SSE subscriber while a question waits", () => {
   });
 
   it("after a restore, a subscriber without a cursor gets the re-asked question", async () => {
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const late = await openEvents(second, asked.sessionId);
     expect(late.headers?.get("x-qwen-event-epoch")).toBe(restored.eventEpoch);
@@ -117,7 +105,7 @@ describe("late SSE subscriber while a question waits", () => {
   });
 
   it("a cursor the ring no longer holds gets state_resync_required, then what the ring has", async () => {
-    const daemon = await env.startDaemon(["--event-ring-size", "2"]);
+    const daemon = await world.env.startDaemon(["--event-ring-size", "2"]);
     const asked = await askQuestion(daemon);
     const lastId = Number(asked.permissionRequest.id);
     expect(lastId).toBeGreaterThan(3);

@@ -1,12 +1,10 @@
 // Two clients on one session under each --permission-policy (RESTORE-SPEC "Status and votes"): who may
 // answer a question, what a refused vote gets (403 with the reason), and whose answers reach the model.
 import { networkInterfaces } from "node:os";
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { toolResultText } from "./harness/model-requests.js";
-import { conversationHandler } from "./harness/model-script.js";
 import { answeredText } from "./harness/protocol-texts.js";
 import { type AskedQuestion, askQuestion } from "./harness/question-scenario.js";
 import {
@@ -19,17 +17,7 @@ import {
 } from "./harness/session-api.js";
 import { permissionRequestOf, requestIdOf } from "./harness/sse-views.js";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 /** Client A creates the session and asks (the originator); client B attaches to the same session. */
 async function twoClientsAndAQuestion(
@@ -56,15 +44,15 @@ const forbidden = (asked: AskedQuestion, requestId: string, reason: string) => (
 /** Waits for the turn to end and returns the tool result the model received for the question. */
 async function answerTheModelGot(asked: AskedQuestion, firstRequest: number): Promise<string | undefined> {
   await asked.events.waitForEvent("turn_complete");
-  const ours = server.requests.slice(firstRequest);
+  const ours = world.server.requests.slice(firstRequest);
   expect(ours).toHaveLength(2);
   return toolResultText(ours[1]!, asked.callId);
 }
 
 describe("permission policies with two clients", () => {
   it("first-responder: any attached client answers; the second vote finds nothing pending", async () => {
-    const firstRequest = server.requests.length;
-    const daemon = await env.startDaemon(["--permission-policy", "first-responder"]);
+    const firstRequest = world.server.requests.length;
+    const daemon = await world.env.startDaemon(["--permission-policy", "first-responder"]);
     const { asked, a, b } = await twoClientsAndAQuestion(daemon);
     expect(await vote(daemon, asked.sessionId, asked.requestId, b, submitAnswers({ "0": "Blue" }))).toEqual({
       status: 200,
@@ -87,8 +75,8 @@ describe("permission policies with two clients", () => {
   });
 
   it("designated: only the prompt's originator may answer", async () => {
-    const firstRequest = server.requests.length;
-    const daemon = await env.startDaemon(["--permission-policy", "designated"]);
+    const firstRequest = world.server.requests.length;
+    const daemon = await world.env.startDaemon(["--permission-policy", "designated"]);
     const { asked, a, b } = await twoClientsAndAQuestion(daemon);
     expect(await vote(daemon, asked.sessionId, asked.requestId, b, submitAnswers({ "0": "Blue" }))).toEqual(
       forbidden(asked, asked.requestId, "designated_mismatch"),
@@ -111,13 +99,13 @@ describe("permission policies with two clients", () => {
   });
 
   it("designated after a restore: the client whose load re-asked the question is the one who answers", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--permission-policy", "designated"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--permission-policy", "designated"]);
     const asked = await askQuestion(first);
     await asked.events.close();
     await first.kill9();
 
-    const second = await env.startDaemon([
+    const second = await world.env.startDaemon([
       "--permission-policy",
       "designated",
       "--restore-ask-user-question",
@@ -139,15 +127,15 @@ describe("permission policies with two clients", () => {
       body: {},
     });
     await events.waitForEvent("turn_complete");
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(toolResultText(ours[1]!, asked.callId)).toBe(answeredText([["Color", "Green"]]));
     await events.close();
   });
 
   it("consensus: a partial vote is announced, outsiders are refused, the quorum-reaching answer is used", async () => {
-    const firstRequest = server.requests.length;
-    const daemon = await env.startDaemon(["--permission-policy", "consensus"]);
+    const firstRequest = world.server.requests.length;
+    const daemon = await world.env.startDaemon(["--permission-policy", "consensus"]);
     const { sessionId, clientId: a } = await createSession(daemon);
     const { clientId: b } = await createSession(daemon);
     const events = await openEvents(daemon, sessionId);
@@ -200,7 +188,7 @@ describe("permission policies with two clients", () => {
         outcome: { outcome: "selected", optionId: "proceed_once" },
       }),
     ]);
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(toolResultText(ours[1]!, callId)).toBe(answeredText([["Color", "Green"]]));
     await events.close();
@@ -212,11 +200,14 @@ describe("permission policies with two clients", () => {
       .find((i) => i !== undefined && i.family === "IPv4" && !i.internal)?.address;
     // This test needs a second, non-loopback address on the machine to vote from.
     expect(external, "no non-loopback IPv4 interface to vote from").toBeDefined();
-    const firstRequest = server.requests.length;
+    const firstRequest = world.server.requests.length;
     const token = "e2e-local-only-token";
-    const daemon = await env.startDaemon(["--permission-policy", "local-only", "--hostname", "0.0.0.0"], {
-      QWEN_SERVER_TOKEN: token,
-    });
+    const daemon = await world.env.startDaemon(
+      ["--permission-policy", "local-only", "--hostname", "0.0.0.0"],
+      {
+        QWEN_SERVER_TOKEN: token,
+      },
+    );
     daemon.defaultHeaders = { authorization: `Bearer ${token}` };
     const loopbackUrl = `http://127.0.0.1:${daemon.port}`;
     const remoteUrl = `http://${external}:${daemon.port}`;

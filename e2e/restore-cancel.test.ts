@@ -1,11 +1,10 @@
 // RESTORE-SPEC step 5, "Cancel persists a decline": cancelling a restored question ends the turn, the decline
 // is written as the question's result (the model sees it with the next prompt), and a later restart + load
 // does not ask the declined question again.
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { describe, expect, it } from "vitest";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, userTexts } from "./harness/model-requests.js";
-import { conversationHandler, PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
+import { PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
 import { CANCELED_BY_USER_TEXT } from "./harness/protocol-texts.js";
 import { askQuestionThenCrash, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
 import {
@@ -20,25 +19,15 @@ import {
 import { ledgerOf, readLedger } from "./harness/session-files.js";
 import { agentText, dataOf, requestIdOf } from "./harness/sse-views.js";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 describe("cancel vote on a restored question", () => {
   it("ends the turn, survives another restart, and the model sees the decline with the next prompt", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     const again = await events.waitForEvent("permission_request");
@@ -60,12 +49,12 @@ describe("cancel vote on a restored question", () => {
       expect.objectContaining({ requestId, outcome: { outcome: "cancelled" } }),
     ]);
     // A decline ends the turn: the model was not called again.
-    expect(server.requests.length - firstRequest).toBe(1);
+    expect(world.server.requests.length - firstRequest).toBe(1);
     expect(await waitForStatus(second, asked.sessionId, (s) => !s.hasActivePrompt)).toMatchObject({
       isWaitingForUserQuestion: false,
       pendingInteractionCount: 0,
     });
-    const ledger = readLedger(env.qwenHome, env.workspace, asked.sessionId);
+    const ledger = readLedger(world.env.qwenHome, world.env.workspace, asked.sessionId);
     expect(ledgerOf(ledger, asked.promptId)).toEqual([
       { state: "in_flight" },
       { state: "interrupted", code: "restored", restoredBy: restorePromptId },
@@ -82,7 +71,7 @@ describe("cancel vote on a restored question", () => {
     await second.kill9();
 
     // The decline is on disk: a third daemon with the switch has nothing to re-ask.
-    const third = await env.startDaemon(["--restore-ask-user-question"]);
+    const third = await world.env.startDaemon(["--restore-ask-user-question"]);
     const reloaded = await expectRestored(third, "load", asked.sessionId, restored.clientId);
     expect(reloaded.hasActivePrompt).toBe(false);
     const replayed = (reloaded.compactedReplay ?? []).map((e) => e.data.update ?? {});
@@ -101,13 +90,9 @@ describe("cancel vote on a restored question", () => {
 
     const later = await openEvents(third, asked.sessionId, { lastEventId: reloaded.lastEventId });
     const promptId = await sendPrompt(third, asked.sessionId, reloaded.clientId, "Never mind");
-    await later.waitFor(
-      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-      20_000,
-      "turn_complete of the next prompt",
-    );
+    await later.waitForTurnComplete(promptId, "turn_complete of the next prompt");
     expect(later.events("permission_request")).toEqual([]);
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },

@@ -1,12 +1,11 @@
 // Restore cases around the main story: several clients loading at once, a restored question nobody answers
 // in time (an unattended end persists nothing, so the next load asks again), and questions that come in
 // twos (two questions in one call; two calls in one batch).
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, userTexts } from "./harness/model-requests.js";
-import { conversationHandler, QUESTION_PREAMBLE } from "./harness/model-script.js";
+import { QUESTION_PREAMBLE } from "./harness/model-script.js";
 import { answeredText } from "./harness/protocol-texts.js";
 import { askQuestionThenCrash } from "./harness/question-scenario.js";
 import {
@@ -25,17 +24,7 @@ import { ledgerOf, readLedger, readTranscript } from "./harness/session-files.js
 import type { SseClient } from "./harness/sse-client.js";
 import { dataOf, permissionRequestOf, requestIdOf } from "./harness/sse-views.js";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 /**
  * Answers every question that shows up in status (by header) until the turn ends; returns the requestIds it
@@ -72,10 +61,10 @@ async function answerUntilTurnEnds(
 
 describe("restore edge cases", () => {
   it("two clients load and resume at once: the question is re-asked once; a later load adds nothing", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const [loaded, resumed] = await Promise.all([
       restoreSession(second, "load", asked.sessionId, asked.clientId),
       restoreSession(second, "resume", asked.sessionId, "client_other-window"),
@@ -108,7 +97,7 @@ describe("restore edge cases", () => {
     await events.waitForEvent("turn_complete");
     expect(events.events("permission_request")).toHaveLength(1);
     expect(events.events("turn_complete")).toHaveLength(1);
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
@@ -118,11 +107,11 @@ describe("restore edge cases", () => {
   });
 
   it("a restored question that times out persists nothing: the next restart asks it again", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
 
-    const second = await env.startDaemon([
+    const second = await world.env.startDaemon([
       "--restore-ask-user-question",
       "--permission-response-timeout-ms",
       "400",
@@ -139,17 +128,16 @@ describe("restore edge cases", () => {
     const after = await waitForStatus(second, asked.sessionId, (s) => !s.hasActivePrompt);
     expect(after).toMatchObject({ isWaitingForUserQuestion: false, pendingInteractionCount: 0 });
     // Nobody answered: the model was not called and the call still dangles on disk.
-    expect(server.requests.length - firstRequest).toBe(1);
-    const records = readTranscript(env.qwenHome, env.workspace, asked.sessionId);
+    expect(world.server.requests.length - firstRequest).toBe(1);
+    const records = readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId);
     expect(records.filter((r) => r.type === "tool_result")).toEqual([]);
     expect(JSON.stringify(records.filter((r) => r.type !== "system").at(-1)?.message)).toContain(
       asked.callId,
     );
     const restorePromptId = shown.json?.promptId as string;
-    expect(ledgerOf(readLedger(env.qwenHome, env.workspace, asked.sessionId), restorePromptId)).toEqual([
-      { state: "in_flight" },
-      expect.objectContaining({ state: "interrupted" }),
-    ]);
+    expect(
+      ledgerOf(readLedger(world.env.qwenHome, world.env.workspace, asked.sessionId), restorePromptId),
+    ).toEqual([{ state: "in_flight" }, expect.objectContaining({ state: "interrupted" })]);
     // The timed-out request is gone like any resolved one.
     expect(
       (
@@ -165,7 +153,7 @@ describe("restore edge cases", () => {
     await events.close();
     await second.kill9();
 
-    const third = await env.startDaemon(["--restore-ask-user-question"]);
+    const third = await world.env.startDaemon(["--restore-ask-user-question"]);
     const again = await expectRestored(third, "load", asked.sessionId, restored.clientId);
     expect(again.hasActivePrompt).toBe(true);
     const status = await waitForStatus(third, asked.sessionId, (s) => s.isWaitingForUserQuestion);
@@ -179,7 +167,7 @@ describe("restore edge cases", () => {
       body: {},
     });
     await later.waitForEvent("turn_complete");
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
@@ -189,11 +177,11 @@ describe("restore edge cases", () => {
   });
 
   it("two questions in one call: restored whole, one answer line per question", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first, "ASK_TWO: color and size");
     expect(asked.question.title).toBe("Ask user 2 questions");
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const question = waitingQuestion(
       await waitForStatus(second, asked.sessionId, (s) => s.isWaitingForUserQuestion),
@@ -216,7 +204,7 @@ describe("restore edge cases", () => {
       ),
     ).toEqual({ status: 200, body: {} });
     await events.waitForEvent("turn_complete");
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
@@ -233,8 +221,8 @@ describe("restore edge cases", () => {
   });
 
   it("two ask_user_question calls in one batch: both are re-asked and both answers reach the model", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const { sessionId, clientId } = await createSession(first);
     const live = await openEvents(first, sessionId);
     await sendPrompt(first, sessionId, clientId, "ASK_BATCH: two calls");
@@ -243,9 +231,9 @@ describe("restore edge cases", () => {
     await first.kill9();
     // The fake server names calls `call_<request index>_<position>`.
     const callIds = [`call_${firstRequest}_0`, `call_${firstRequest}_1`];
-    expect(server.requests).toHaveLength(firstRequest + 1);
+    expect(world.server.requests).toHaveLength(firstRequest + 1);
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", sessionId, clientId);
     expect(restored.hasActivePrompt).toBe(true);
     const events = await openEvents(second, sessionId, { lastEventId: restored.lastEventId });
@@ -257,7 +245,7 @@ describe("restore edge cases", () => {
     const asks = events.events("permission_request").map(permissionRequestOf);
     expect(asks.map((d) => d.toolCall.toolCallId).sort()).toEqual([...callIds].sort());
 
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, callIds[0]!)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: callIds },
@@ -269,10 +257,10 @@ describe("restore edge cases", () => {
   });
 
   it("DELETE while the restored question waits persists nothing: loading it again on the same daemon re-asks", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     const shown = await events.waitForEvent("permission_request");
@@ -308,7 +296,7 @@ describe("restore edge cases", () => {
       await vote(second, asked.sessionId, question.requestId, again.clientId, submitAnswers({ "0": "Blue" })),
     ).toEqual({ status: 200, body: {} });
     await later.waitForEvent("turn_complete");
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId).at(-1)).toEqual({
       role: "tool",

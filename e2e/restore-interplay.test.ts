@@ -3,11 +3,10 @@
 // next load asks again). A LIVE (not restored) question whose prompt is cancelled is different: PROTOCOL.md
 // says the model gets `Tool call was cancelled before execution.`, so the call is closed on disk and a later
 // restore has nothing to re-ask (the reference skips persistence only for restored call ids).
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { describe, expect, it } from "vitest";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, userTexts } from "./harness/model-requests.js";
-import { answerText, conversationHandler, PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
+import { answerText, PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
 import { answeredText } from "./harness/protocol-texts.js";
 import { askQuestion, askQuestionThenCrash, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
 import {
@@ -26,24 +25,14 @@ import { agentText, requestIdOf } from "./harness/sse-views.js";
 
 const CANCELLED_BEFORE_EXECUTION = "Tool call was cancelled before execution.";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 describe("requests that meet a restored question", () => {
   it("a user prompt queues behind it; /continue refuses; the answer goes first, then the prompt", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     const shown = await events.waitForEvent("permission_request");
@@ -66,21 +55,17 @@ describe("requests that meet a restored question", () => {
     expect(pending.body.pendingPrompts.find((p) => p.promptId === queuedId)?.state).toBe("queued");
     // Still waiting on the question, and the model has not been called for the queued prompt.
     expect(waitingQuestion(await getStatus(second, asked.sessionId)).requestId).toBe(requestIdOf(shown));
-    expect(server.requests.length - firstRequest).toBe(1);
+    expect(world.server.requests.length - firstRequest).toBe(1);
 
     const requestId = requestIdOf(shown);
     expect(
       await vote(second, asked.sessionId, requestId, restored.clientId, submitAnswers({ "0": "Green" })),
     ).toEqual({ status: 200, body: {} });
-    await events.waitFor(
-      (f) => f.event === "turn_complete" && f.json?.promptId === queuedId,
-      20_000,
-      "turn_complete of the queued prompt",
-    );
+    await events.waitForTurnComplete(queuedId, "turn_complete of the queued prompt");
     expect(events.events("turn_complete").map((f) => f.json?.promptId)).toEqual([restorePromptId, queuedId]);
 
     const answered = answeredText([["Color", "Green"]]);
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(3);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
@@ -97,10 +82,10 @@ describe("requests that meet a restored question", () => {
   });
 
   it("POST /cancel ends the restored question unattended: nothing persisted, the next load asks again", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     await events.waitForEvent("permission_request");
@@ -117,14 +102,16 @@ describe("requests that meet a restored question", () => {
       isWaitingForUserQuestion: false,
       pendingInteractionCount: 0,
     });
-    expect(server.requests.length - firstRequest).toBe(1);
+    expect(world.server.requests.length - firstRequest).toBe(1);
     expect(
-      readTranscript(env.qwenHome, env.workspace, asked.sessionId).filter((r) => r.type === "tool_result"),
+      readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId).filter(
+        (r) => r.type === "tool_result",
+      ),
     ).toEqual([]);
     await events.close();
     await second.kill9();
 
-    const third = await env.startDaemon(["--restore-ask-user-question"]);
+    const third = await world.env.startDaemon(["--restore-ask-user-question"]);
     const again = await expectRestored(third, "load", asked.sessionId, restored.clientId);
     expect(again.hasActivePrompt).toBe(true);
     const question = waitingQuestion(
@@ -135,7 +122,7 @@ describe("requests that meet a restored question", () => {
       await vote(third, asked.sessionId, question.requestId, again.clientId, submitAnswers({ "0": "Blue" })),
     ).toEqual({ status: 200, body: {} });
     await later.waitForEvent("turn_complete");
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId).at(-1)).toEqual({
       role: "tool",
@@ -146,8 +133,8 @@ describe("requests that meet a restored question", () => {
   });
 
   it("a live question cancelled by POST /cancel: the model sees the cancel text with the next prompt", async () => {
-    const firstRequest = server.requests.length;
-    const daemon = await env.startDaemon();
+    const firstRequest = world.server.requests.length;
+    const daemon = await world.env.startDaemon();
     const asked = await askQuestion(daemon);
     const cancelled = await daemon.json(
       "POST",
@@ -172,12 +159,8 @@ describe("requests that meet a restored question", () => {
     await waitForStatus(daemon, asked.sessionId, (s) => !s.hasActivePrompt);
 
     const promptId = await sendPrompt(daemon, asked.sessionId, asked.clientId, "Forget it");
-    await asked.events.waitFor(
-      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-      20_000,
-      "turn_complete of the next prompt",
-    );
-    const ours = server.requests.slice(firstRequest);
+    await asked.events.waitForTurnComplete(promptId, "turn_complete of the next prompt");
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },
@@ -189,8 +172,8 @@ describe("requests that meet a restored question", () => {
   });
 
   it("a live question cancelled by POST /cancel is not resurrected by a later restart + load", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestion(first);
     const cancelled = await first.json(
       "POST",
@@ -203,7 +186,7 @@ describe("requests that meet a restored question", () => {
     await asked.events.close();
     await first.kill9();
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     // The user cancelled that prompt: its question must not come back.
     expect(restored.hasActivePrompt, "the cancelled prompt's question was re-asked on load").toBe(false);
@@ -213,13 +196,9 @@ describe("requests that meet a restored question", () => {
     });
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     const promptId = await sendPrompt(second, asked.sessionId, restored.clientId, "Forget it");
-    await events.waitFor(
-      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-      20_000,
-      "turn_complete of the next prompt",
-    );
+    await events.waitForTurnComplete(promptId, "turn_complete of the next prompt");
     expect(events.events("permission_request")).toEqual([]);
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(messagesFromCall(ours[1]!, asked.callId)).toEqual([
       { role: "assistant", text: QUESTION_PREAMBLE, toolCalls: [asked.callId] },

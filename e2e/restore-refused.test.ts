@@ -2,29 +2,18 @@
 // without --restore-ask-user-question, or a load by no client (nobody to ask). Then the old behaviour holds:
 // replay shows the call failed, nothing waits, the crashed prompt is closed as daemon_lost, and the next
 // prompt hands the model the orphan-repair text as the question's result.
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, userTexts } from "./harness/model-requests.js";
-import { conversationHandler, PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
+import { PLAIN_ANSWER, QUESTION_PREAMBLE } from "./harness/model-script.js";
 import { failedReplayUpdate, ORPHAN_REPAIR_TEXT } from "./harness/protocol-texts.js";
 import { type AskedQuestion, askQuestionThenCrash, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
 import { expectRestored, getStatus, openEvents, type Restored, sendPrompt } from "./harness/session-api.js";
 import { ledgerOf, readLedger } from "./harness/session-files.js";
 import { agentText } from "./harness/sse-views.js";
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 /** Everything a refused restore must look like, from the load's answer to the next prompt's model request. */
 async function expectNotRestored(
@@ -50,24 +39,19 @@ async function expectNotRestored(
     pendingInteractions: [],
   });
   // Nothing took the crashed prompt over, so the load closed it as lost.
-  expect(ledgerOf(readLedger(env.qwenHome, env.workspace, asked.sessionId), asked.promptId)).toEqual([
-    { state: "in_flight" },
-    { state: "interrupted", code: "daemon_lost" },
-  ]);
+  expect(
+    ledgerOf(readLedger(world.env.qwenHome, world.env.workspace, asked.sessionId), asked.promptId),
+  ).toEqual([{ state: "in_flight" }, { state: "interrupted", code: "daemon_lost" }]);
 
   // The next prompt is the barrier: had a restore prompt been admitted, it would run (and ask) first.
   const events = await openEvents(daemon, asked.sessionId, { lastEventId: restored.lastEventId });
   const promptId = await sendPrompt(daemon, asked.sessionId, restored.clientId, "Carry on");
-  const complete = await events.waitFor(
-    (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-    20_000,
-    "turn_complete of the next prompt",
-  );
+  const complete = await events.waitForTurnComplete(promptId, "turn_complete of the next prompt");
   expect(complete.json?.data).toMatchObject({ stopReason: "end_turn" });
   expect(events.events("permission_request")).toEqual([]);
   expect(events.events("turn_complete")).toHaveLength(1);
 
-  const ours = server.requests.slice(firstRequest);
+  const ours = world.server.requests.slice(firstRequest);
   expect(ours).toHaveLength(2);
   const next = ours[1]!;
   expect(messagesFromCall(next, asked.callId)).toEqual([
@@ -82,20 +66,20 @@ async function expectNotRestored(
 
 describe.each(["load", "resume"] as const)("POST /session/:id/%s that must not restore", (action) => {
   it("restarted WITHOUT the switch: the call is failed and the model gets the orphan text", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon();
+    const second = await world.env.startDaemon();
     expect(second.stdout).toContain("restore ask_user_question: off");
     const restored = await expectRestored(second, action, asked.sessionId, asked.clientId);
     await expectNotRestored(second, action, asked, restored, firstRequest);
   });
 
   it("switch on but no X-Qwen-Client-Id: nobody to ask, nothing is re-asked", async () => {
-    const firstRequest = server.requests.length;
-    const first = await env.startDaemon(["--restore-ask-user-question"]);
+    const firstRequest = world.server.requests.length;
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestionThenCrash(first);
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     const restored = await expectRestored(second, action, asked.sessionId, undefined);
     expect(restored.clientId).toMatch(/^client_/);
     await expectNotRestored(second, action, asked, restored, firstRequest);

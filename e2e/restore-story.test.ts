@@ -2,12 +2,11 @@
 // its children are SIGKILLed, a daemon started with --restore-ask-user-question loads (or resumes) the session
 // for a client, the question is asked again under a new requestId, and the answer reaches the model as the
 // question's tool result, continuing the same turn without a new user message.
-import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
-import { E2eEnv } from "./harness/e2e-env.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
 import { messagesFromCall, requestsWithCall, userTexts } from "./harness/model-requests.js";
-import { answerText, conversationHandler, QUESTION_PREAMBLE } from "./harness/model-script.js";
+import { answerText, QUESTION_PREAMBLE } from "./harness/model-script.js";
 import { askQuestionThenCrash, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
 import {
   expectRestored,
@@ -29,7 +28,7 @@ const FINAL_TEXT = answerText(ANSWERED);
 async function listedSession(daemon: DaemonProcess, sessionId: string): Promise<Record<string, unknown>> {
   const res = await daemon.json<{ sessions: { sessionId: string }[] }>(
     "GET",
-    `/workspace/${encodeURIComponent(env.workspace)}/sessions`,
+    `/workspace/${encodeURIComponent(world.env.workspace)}/sessions`,
   );
   expect(res.status).toBe(200);
   const entry = res.body.sessions.find((s) => s.sessionId === sessionId);
@@ -37,24 +36,14 @@ async function listedSession(daemon: DaemonProcess, sessionId: string): Promise<
   return entry as Record<string, unknown>;
 }
 
-let server: FakeOpenAIServer;
-let env: E2eEnv;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: conversationHandler() });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  env = new E2eEnv(server.url);
-});
-afterEach(({ task }) => env.dispose(task.result?.state === "fail"));
+const world = useE2eWorld();
 
 describe.each(["load", "resume"] as const)("restore through POST /session/:id/%s", (action) => {
   it("re-asks the question with a new requestId and continues the same turn with the answer", async () => {
-    const firstRequest = server.requests.length;
+    const firstRequest = world.server.requests.length;
     // The first daemon runs without the switch on the load path and with it on the resume path: the
     // crashed daemon's switch must not matter, only the one that loads.
-    const first = await env.startDaemon(action === "resume" ? ["--restore-ask-user-question"] : []);
+    const first = await world.env.startDaemon(action === "resume" ? ["--restore-ask-user-question"] : []);
     const asked = await askQuestionThenCrash(first);
 
     // What the client saw before the crash.
@@ -74,17 +63,17 @@ describe.each(["load", "resume"] as const)("restore through POST /session/:id/%s
       title: "Ask user 1 question",
       questions: [{ question: "Which color should the button be?", header: "Color", answerKey: "0" }],
     });
-    expect(server.requests.length - firstRequest).toBe(1);
+    expect(world.server.requests.length - firstRequest).toBe(1);
 
     // A killed daemon leaves the transcript ending in the question's call and the prompt in flight.
-    const onDisk = readTranscript(env.qwenHome, env.workspace, asked.sessionId);
+    const onDisk = readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId);
     expect(onDisk.at(-1)?.type).toBe("assistant");
     expect(JSON.stringify(onDisk.at(-1)?.message)).toContain(asked.callId);
-    expect(ledgerOf(readLedger(env.qwenHome, env.workspace, asked.sessionId), asked.promptId)).toEqual([
-      { state: "in_flight" },
-    ]);
+    expect(
+      ledgerOf(readLedger(world.env.qwenHome, world.env.workspace, asked.sessionId), asked.promptId),
+    ).toEqual([{ state: "in_flight" }]);
 
-    const second = await env.startDaemon(["--restore-ask-user-question"]);
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
     expect(second.stdout).toContain("restore ask_user_question: on");
     // Before any load the session exists only on disk: listed, nobody attached, nothing running or waiting.
     expect(await listedSession(second, asked.sessionId)).toMatchObject({
@@ -159,7 +148,7 @@ describe.each(["load", "resume"] as const)("restore through POST /session/:id/%s
       },
     });
     // Asking again did not call the model.
-    expect(server.requests.length - firstRequest).toBe(1);
+    expect(world.server.requests.length - firstRequest).toBe(1);
 
     const answered = await vote(
       second,
@@ -186,7 +175,7 @@ describe.each(["load", "resume"] as const)("restore through POST /session/:id/%s
     expect(events.events("turn_error")).toEqual([]);
 
     // Exactly one more model request: the same turn, with the real answer right after the call.
-    const ours = server.requests.slice(firstRequest);
+    const ours = world.server.requests.slice(firstRequest);
     expect(ours).toHaveLength(2);
     expect(requestsWithCall(ours, asked.callId).map((r) => r.index)).toEqual([1]);
     const next = ours[1]!;
@@ -200,7 +189,7 @@ describe.each(["load", "resume"] as const)("restore through POST /session/:id/%s
     expect(after).toMatchObject({ isWaitingForUserQuestion: false, pendingInteractionCount: 0 });
 
     // Ledger closed: the crashed prompt is interrupted and names the restore prompt that took over.
-    const ledger = readLedger(env.qwenHome, env.workspace, asked.sessionId);
+    const ledger = readLedger(world.env.qwenHome, world.env.workspace, asked.sessionId);
     expect(ledgerOf(ledger, asked.promptId)).toEqual([
       { state: "in_flight" },
       { state: "interrupted", code: "restored", restoredBy: restorePromptId },
@@ -211,7 +200,7 @@ describe.each(["load", "resume"] as const)("restore through POST /session/:id/%s
     ]);
 
     // The transcript holds one user record and the real answer as the question's result.
-    const records = readTranscript(env.qwenHome, env.workspace, asked.sessionId);
+    const records = readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId);
     expect(records.filter((r) => r.type === "user")).toHaveLength(1);
     const results = records.filter((r) => r.type === "tool_result");
     expect(results).toHaveLength(1);

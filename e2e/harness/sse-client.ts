@@ -109,6 +109,11 @@ export class SseClient {
     return this.waitFor((f) => f.event === type, timeoutMs, `event ${type}`);
   }
 
+  /** The turn_complete frame of one prompt (within the default 20 s); `what` names it in the timeout error. */
+  waitForTurnComplete(promptId: string, what = `turn_complete of ${promptId}`): Promise<SseFrame> {
+    return this.waitFor((f) => f.event === "turn_complete" && f.json?.promptId === promptId, 20_000, what);
+  }
+
   /** Frames of one event type received so far. */
   events(type: string): SseFrame[] {
     return this.frames.filter((f) => f.event === type);

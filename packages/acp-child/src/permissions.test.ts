@@ -1,5 +1,6 @@
 import type { AgentContext } from "@agentclientprotocol/sdk";
 import type { ConfirmationRequest } from "@qwen-daemon/core";
+import { RED_BLUE_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
 import {
   askClient,
@@ -10,15 +11,7 @@ import {
 } from "./permissions.js";
 
 const questions = [
-  {
-    question: "Which color?",
-    header: "Color",
-    options: [
-      { label: "Red", description: "r" },
-      { label: "Blue", description: "b" },
-    ],
-    multiSelect: false,
-  },
+  RED_BLUE_QUESTION,
   {
     question: "Size?",
     header: "Size",

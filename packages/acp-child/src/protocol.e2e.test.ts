@@ -12,6 +12,7 @@ import {
   type FakeReply,
   lastMessage,
   messageText,
+  RED_BLUE_QUESTION,
   reply,
   startFakeOpenAIServer,
 } from "@qwen-daemon/core/testing";
@@ -31,21 +32,12 @@ function model(request: OpenAIChatRequest): FakeReply {
   const write = /^write (\S+)/.exec(text);
   if (write) return reply.toolCall("write_file", { file_path: write[1]!, content: `hello from ${write[1]}` });
   if (text === "mcp") return reply.toolCall("mcp__echo__echo", { text: "hi" });
-  if (text.startsWith("ask")) return askUserQuestionCall([QUESTION]);
+  if (text.startsWith("ask")) return askUserQuestionCall([RED_BLUE_QUESTION]);
   if (text === "stall") return reply.stall({ text: "thinking..." });
   if (text === "fail") return reply.error(400, { message: "bad request (fake)" });
   return reply.text(`echo: ${text}`);
 }
 
-const QUESTION = {
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-  multiSelect: false,
-};
 const CANCEL_REASON_KEY = "qwen.daemon.permissionCancelReason";
 
 /** The tool messages the model was sent last, by content. */

@@ -1,4 +1,5 @@
 import type { TranscriptRecord } from "@qwen-daemon/core";
+import { DEFAULT_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
 import { MISSING_TOOL_RESULT_TEXT, replayUpdates } from "./replay.js";
 
@@ -24,18 +25,7 @@ function chain(...records: Array<Body<TranscriptRecord>>): TranscriptRecord[] {
   return out;
 }
 
-const question = {
-  questions: [
-    {
-      question: "Color?",
-      header: "Color",
-      options: [
-        { label: "a", description: "A" },
-        { label: "b", description: "B" },
-      ],
-    },
-  ],
-};
+const question = { questions: [DEFAULT_QUESTION] };
 const user = (text: string) => ({
   type: "user" as const,
   message: { role: "user" as const, parts: [{ text }] },

@@ -12,6 +12,7 @@ import {
   type FakeReply,
   lastMessage,
   messageText,
+  RED_BLUE_QUESTION,
   reply,
   startFakeOpenAIServer,
 } from "@qwen-daemon/core/testing";
@@ -28,25 +29,15 @@ const ORPHAN_TEXT =
   "Tool execution result was not recorded — likely interrupted by network failure, abort, or process exit. Treat as failure and retry if needed.";
 const CANCELED_TEXT = 'Tool "ask_user_question" was canceled by the user.';
 
-const QUESTION = {
-  question: "Which color?",
-  header: "Color",
-  options: [
-    { label: "Red", description: "warm" },
-    { label: "Blue", description: "cool" },
-  ],
-  multiSelect: false,
-};
-
 /** The fake model: "ask ..." asks the question, "mixed ..." asks and writes a file, a tool result gets a reply. */
 function model(request: OpenAIChatRequest): FakeReply {
   const last = lastMessage(request);
   if (last?.role === "tool") return reply.text(`model saw: ${messageText(last)}`);
   const text = messageText(last);
-  if (text.startsWith("ask")) return askUserQuestionCall([QUESTION]);
+  if (text.startsWith("ask")) return askUserQuestionCall([RED_BLUE_QUESTION]);
   if (text.startsWith("mixed")) {
     return reply.toolCalls([
-      { name: "ask_user_question", args: { questions: [QUESTION] } },
+      { name: "ask_user_question", args: { questions: [RED_BLUE_QUESTION] } },
       { name: "write_file", args: { file_path: "mixed.txt", content: "x" } },
     ]);
   }
@@ -119,11 +110,11 @@ describe("a question asked, then the child is SIGKILLed while it waits", () => {
               toolCallId: expect.any(String),
               title: "Ask user 1 question",
               kind: "think",
-              rawInput: { questions: [QUESTION] },
+              rawInput: { questions: [RED_BLUE_QUESTION] },
               _meta: {
                 toolName: "ask_user_question",
                 qwenInteractionKind: "user_question",
-                qwenQuestions: [QUESTION],
+                qwenQuestions: [RED_BLUE_QUESTION],
               },
             }),
           });
@@ -206,7 +197,7 @@ describe("a child with --restore-ask-user-question", () => {
     expect(permission.params.toolCall).toMatchObject({
       toolCallId: callId,
       title: "Ask user 1 question",
-      _meta: { qwenInteractionKind: "user_question", qwenQuestions: [QUESTION] },
+      _meta: { qwenInteractionKind: "user_question", qwenQuestions: [RED_BLUE_QUESTION] },
     });
     answer(permission, { "0": "Blue" });
     expect(await prompt).toEqual({ stopReason: "end_turn" });
@@ -391,7 +382,7 @@ describe("a child with --restore-ask-user-question", () => {
               functionCall: {
                 id: "bad-1",
                 name: "ask_user_question",
-                args: { questions: [{ ...QUESTION, options: [QUESTION.options[0]] }] },
+                args: { questions: [{ ...RED_BLUE_QUESTION, options: [RED_BLUE_QUESTION.options[0]] }] },
               },
             },
           ],

@@ -1,19 +1,9 @@
 import type { Content, TranscriptRecord } from "@qwen-daemon/core";
+import { DEFAULT_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
 import { continueDecision, replaySkipIds, shouldHintRestore } from "./restore.js";
 
-const questionArgs = {
-  questions: [
-    {
-      question: "Q?",
-      header: "H",
-      options: [
-        { label: "a", description: "A" },
-        { label: "b", description: "B" },
-      ],
-    },
-  ],
-};
+const questionArgs = { questions: [DEFAULT_QUESTION] };
 const askEntry: Content = {
   role: "model",
   parts: [{ functionCall: { id: "q1", name: "ask_user_question", args: questionArgs } }],

@@ -9,6 +9,7 @@ import { ORPHAN_TOOL_RESULT_TEXT } from "../history/orphan-repair.js";
 import { ModelError } from "../model/provider.js";
 import {
   askUserQuestionCall,
+  DEFAULT_QUESTION,
   type FakeOpenAIServer,
   type FakeScript,
   messageText,
@@ -36,7 +37,6 @@ import type { ConfirmationHandler, ConfirmationOutcome, ConfirmationRequest } fr
 import { SessionClosedAbort } from "./contract.js";
 import {
   COLOR_ANSWER_TEXT,
-  COLOR_QUESTION,
   eventLog,
   providerFor,
   recordingTool,
@@ -93,7 +93,7 @@ const text = (t: string) => [{ text: t }];
 const answered =
   (answers: Record<string, string>): ConfirmationHandler =>
   async () => ({ outcome: "approved", answers });
-const questionReply = () => askUserQuestionCall([COLOR_QUESTION], { id: QUESTION_ID, text: "Let me ask." });
+const questionReply = () => askUserQuestionCall([DEFAULT_QUESTION], { id: QUESTION_ID, text: "Let me ask." });
 const readRecords = async (ws: { qwenHome: string; cwd: string }) =>
   (await readTranscript(transcriptPath(ws.qwenHome, ws.cwd, SESSION))).records;
 const ledgerOf = (ws: { qwenHome: string; cwd: string }) =>

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAICompatibleProvider } from "../model/openai-provider.js";
-import type { FakeOpenAIServer, FakeQuestion } from "../testing/index.js";
+import type { FakeOpenAIServer } from "../testing/index.js";
 import type { ConfirmationKind, Tool } from "../tools/tool.js";
 import type { AgentEvent } from "./contract.js";
 
@@ -31,15 +31,6 @@ export function providerFor(server: FakeOpenAIServer): OpenAICompatibleProvider 
     sleep: async () => {},
   });
 }
-
-export const COLOR_QUESTION: FakeQuestion = {
-  question: "Which color do you like?",
-  header: "Color",
-  options: [
-    { label: "Blue", description: "Calm" },
-    { label: "Red", description: "Bold" },
-  ],
-};
 
 export const COLOR_ANSWER_TEXT = "User has provided the following answers:\n\n**Color**: Blue";
 

@@ -5,6 +5,7 @@ import type { Content } from "../content.js";
 import { ModelError } from "../model/provider.js";
 import {
   askUserQuestionCall,
+  DEFAULT_QUESTION,
   type FakeOpenAIServer,
   type FakeScript,
   messageText,
@@ -20,7 +21,7 @@ import type { ApprovalMode, Tool } from "../tools/tool.js";
 import type { ToolCallResult } from "../transcript/records.js";
 import { Chat } from "./chat.js";
 import type { ConfirmationHandler } from "./contract.js";
-import { COLOR_ANSWER_TEXT, COLOR_QUESTION, eventLog, providerFor, recordingTool } from "./test-support.js";
+import { COLOR_ANSWER_TEXT, eventLog, providerFor, recordingTool } from "./test-support.js";
 import { SKIPPED_AFTER_PERMISSION_CANCEL_TEXT, toolNotFoundText } from "./tool-result-texts.js";
 import { runTurn, type TurnDeps } from "./turn-loop.js";
 import type { TurnRecorder, TurnResultData } from "./turn-recorder.js";
@@ -78,7 +79,7 @@ const toolResults = (log: Logged[]) =>
 describe("runTurn", () => {
   it("answers a question with the formatted answers and continues the turn", async () => {
     const { server, deps, log, events } = await setup(
-      [askUserQuestionCall([COLOR_QUESTION]), reply.text("Blue it is.")],
+      [askUserQuestionCall([DEFAULT_QUESTION]), reply.text("Blue it is.")],
       {
         confirm: async () => ({ outcome: "approved", answers: { "0": "Blue" } }),
       },
@@ -209,7 +210,7 @@ describe("runTurn", () => {
       [
         reply.toolCalls([
           { name: "probe", args: {} },
-          { name: "ask_user_question", args: { questions: [COLOR_QUESTION] } },
+          { name: "ask_user_question", args: { questions: [DEFAULT_QUESTION] } },
           { name: "later", args: {} },
         ]),
       ],
@@ -249,7 +250,7 @@ describe("runTurn", () => {
           controller.abort();
         }),
     });
-    const call = { id: "c_q", name: "ask_user_question", args: { questions: [COLOR_QUESTION] } };
+    const call = { id: "c_q", name: "ask_user_question", args: { questions: [DEFAULT_QUESTION] } };
     deps.chat = Chat.start(
       [
         { role: "user", parts: [{ text: "pick" }] },
@@ -268,7 +269,7 @@ describe("runTurn", () => {
   });
 
   it("records a question's answer even when the prompt is cancelled as it arrives", async () => {
-    const { server, deps, log, controller } = await setup([askUserQuestionCall([COLOR_QUESTION])], {
+    const { server, deps, log, controller } = await setup([askUserQuestionCall([DEFAULT_QUESTION])], {
       confirm: async () => {
         controller.abort();
         return { outcome: "approved", answers: { "0": "Blue" } };
@@ -285,7 +286,7 @@ describe("runTurn", () => {
       [
         reply.toolCalls([
           { name: "probe", args: {} },
-          { name: "ask_user_question", args: { questions: [COLOR_QUESTION] } },
+          { name: "ask_user_question", args: { questions: [DEFAULT_QUESTION] } },
         ]),
       ],
       {
@@ -357,7 +358,7 @@ describe("runTurn", () => {
         reply.toolCalls([
           { name: "deploy", args: { target: "prod" }, id: "c_deploy" },
           { name: "probe", args: {}, id: "c_probe" },
-          { name: "ask_user_question", args: { questions: [COLOR_QUESTION] }, id: "c_q" },
+          { name: "ask_user_question", args: { questions: [DEFAULT_QUESTION] }, id: "c_q" },
         ]),
         reply.text("ok"),
       ],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Content, Part } from "../content.js";
+import { DEFAULT_QUESTION } from "../testing/index.js";
 import type { TranscriptRecord } from "../transcript/records.js";
 import {
   findRestorableAskUserQuestion,
@@ -7,18 +8,7 @@ import {
   restorableAskUserQuestionCallIds,
 } from "./ask-user-question-restore.js";
 
-const validArgs = () => ({
-  questions: [
-    {
-      question: "Which library?",
-      header: "Library",
-      options: [
-        { label: "zod", description: "schemas" },
-        { label: "valibot", description: "smaller" },
-      ],
-    },
-  ],
-});
+const validArgs = () => ({ questions: [{ ...DEFAULT_QUESTION }] });
 const auq = (id: string | undefined, args: unknown = validArgs()): Part => ({
   functionCall: {
     ...(id === undefined ? {} : { id }),

@@ -56,6 +56,7 @@ describe("public API", () => {
     expect(Object.keys(testing).sort()).toEqual(
       [
         "DEFAULT_QUESTION",
+        "RED_BLUE_QUESTION",
         "askUserQuestionCall",
         "checkToolCallPairing",
         "lastMessage",

@@ -62,6 +62,20 @@ export const DEFAULT_QUESTION: FakeQuestion = {
   multiSelect: false,
 };
 
+/**
+ * The terse Red/Blue color question the ACP-level tests (child, daemon) ask; their assertions spell out
+ * its texts, so it must not change with DEFAULT_QUESTION.
+ */
+export const RED_BLUE_QUESTION: FakeQuestion = {
+  question: "Which color?",
+  header: "Color",
+  options: [
+    { label: "Red", description: "warm" },
+    { label: "Blue", description: "cool" },
+  ],
+  multiSelect: false,
+};
+
 const STATUS_TYPES: Record<number, string> = {
   400: "invalid_request_error",
   401: "invalid_api_key",

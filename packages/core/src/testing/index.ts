@@ -10,6 +10,7 @@ export {
   type FakeUsage,
   lastMessage,
   messageText,
+  RED_BLUE_QUESTION,
   reply,
   toolCallFor,
   trailingToolMessages,

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_QUESTION } from "../testing/index.js";
 import { ASK_USER_QUESTION_DESCRIPTION, createAskUserQuestionTool } from "./ask-user-question.js";
 import { ASK_USER_QUESTION_PARAMETERS_JSON_SCHEMA } from "./ask-user-question-params.js";
 
-const args = {
-  questions: [
-    {
-      question: "Which library?",
-      header: "Library",
-      options: [
-        { label: "zod", description: "schemas" },
-        { label: "valibot", description: "smaller" },
-      ],
-    },
-  ],
-};
+const args = { questions: [DEFAULT_QUESTION] };
 
 describe("createAskUserQuestionTool", () => {
   const tool = createAskUserQuestionTool();

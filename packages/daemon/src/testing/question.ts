@@ -1,16 +1,7 @@
 // An ask_user_question permission request as the child sends it (PROTOCOL.md "ACP between daemon and child").
+import { RED_BLUE_QUESTION } from "@qwen-daemon/core/testing";
 
-export const QUESTIONS = [
-  {
-    question: "Which color?",
-    header: "Color",
-    options: [
-      { label: "Red", description: "warm" },
-      { label: "Blue", description: "cool" },
-    ],
-    multiSelect: false,
-  },
-];
+export const QUESTIONS = [RED_BLUE_QUESTION];
 
 export function questionRequest(sessionId: string, toolCallId = "call-q1"): Record<string, unknown> {
   return {
