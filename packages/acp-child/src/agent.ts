@@ -370,7 +370,8 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     async closeAll() {
       const all = [...sessions.values()];
       sessions.clear();
-      await Promise.all(all.map((session) => session.close()));
+      // closeAll runs when the connection to the client (the daemon) has ended.
+      await Promise.all(all.map((session) => session.close("daemon_lost")));
     },
   };
 }

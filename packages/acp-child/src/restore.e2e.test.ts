@@ -559,6 +559,12 @@ describe("the daemon goes away while a first-time question waits", () => {
       .split("\n")
       .map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((r) => r.type).filter((t) => t !== "system")).toEqual(["user", "assistant"]);
+    const ledger = (await readFile(join(chatsDir(home, workspace), `${sessionId}.ledger.jsonl`), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { state: string; code?: string });
+    // The daemon went away: the prompt is interrupted (daemon_lost), not cancelled by anyone.
+    expect(ledger.at(-1)).toMatchObject({ state: "interrupted", code: "daemon_lost" });
 
     const second = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
     try {

@@ -146,11 +146,12 @@ export class AcpSession {
     this.active?.abort(new Error("cancelled by the client"));
   }
 
-  async close(): Promise<void> {
+  /** `daemon_lost` when the client connection ended, `session_closed` for an explicit session/close. */
+  async close(code: "session_closed" | "daemon_lost" = "session_closed"): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     // Not a user's cancel: nobody is left to answer, so a waiting question must stay restorable.
-    this.active?.abort(new SessionClosedAbort("the session was closed"));
+    this.active?.abort(new SessionClosedAbort("the session was closed", code));
     await this.turnChain;
     await this.flush();
     await this.runtime?.dispose();

@@ -266,6 +266,12 @@ describe("AgentSession: a question in a live session", () => {
     const p1 = await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal });
     expect(p1.stopReason).toBe("cancelled");
     expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant", "system"]);
+    // Nobody cancelled it: the prompt was cut short, and the ledger says so.
+    expect((await ledgerOf(ws)).at(-1)).toMatchObject({
+      promptId: "p1",
+      state: "interrupted",
+      code: "session_closed",
+    });
     await session.close();
     const reloaded = await track(AgentSession.load(options(ws, server, { restore: true })));
     expect(reloaded.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);

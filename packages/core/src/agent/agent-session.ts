@@ -25,6 +25,7 @@ import type {
   SessionToolContext,
   StopReason,
 } from "./contract.js";
+import { SessionClosedAbort } from "./contract.js";
 import { DEFAULT_MAX_TURNS, runTurn, type TurnOutcome, type TurnStart } from "./turn-loop.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
@@ -272,7 +273,7 @@ export class AgentSession {
         await this.#ledger.finish(opts.promptId, "failed", { message });
         throw error;
       }
-      const [state, code] = ledgerTerminal(outcome);
+      const [state, code] = ledgerTerminal(outcome, opts.signal);
       await this.#ledger.finish(opts.promptId, state, { stopReason: outcome.stopReason, code });
       return { stopReason: outcome.stopReason };
     } finally {
@@ -324,7 +325,12 @@ function bindPrompt(hook: BeforeExecuteHook<SessionToolContext>, promptId: strin
   return (call, ctx) => hook(call, { ...ctx, promptId });
 }
 
-function ledgerTerminal(outcome: TurnOutcome): [LedgerTerminalState, string | undefined] {
+function ledgerTerminal(
+  outcome: TurnOutcome,
+  signal: AbortSignal,
+): [LedgerTerminalState, string | undefined] {
+  // The host went away (or closed the session): nobody cancelled this prompt, it was cut short.
+  if (signal.reason instanceof SessionClosedAbort) return ["interrupted", signal.reason.code];
   if (outcome.stopReason === "cancelled") return ["cancelled", undefined];
   // The question was never answered: the prompt did not complete, and the call waits on disk for a restore.
   if (outcome.unattended) return ["interrupted", outcome.unattended];

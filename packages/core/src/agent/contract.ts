@@ -73,6 +73,15 @@ export interface SessionToolContext extends ToolContext {
  */
 export class SessionClosedAbort extends Error {
   override name = "SessionClosedAbort";
+  /**
+   * Ledger code of the interrupted prompt: `daemon_lost` when the host's connection ended (the daemon
+   * died or went away), `session_closed` when the session was closed on purpose.
+   */
+  readonly code: "session_closed" | "daemon_lost";
+  constructor(message: string, code: "session_closed" | "daemon_lost" = "session_closed") {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** How an aborted prompt ended for a waiting question: `session_closed` when the host marked it so. */
