@@ -206,6 +206,9 @@ describe("heartbeat, detach, DELETE", () => {
       outcome: { outcome: "cancelled" },
       _meta: { "qwen.daemon.permissionCancelReason": "session_closed" },
     });
+    // A close is not a user's cancel: session/cancel would make the child record the question as cancelled.
+    await waitFor(() => d.agent.callsOf("session/close").length === 1, "session/close at the child");
+    expect(d.agent.callsOf("session/cancel")).toHaveLength(0);
   });
 
   it("every session route answers the exact 404 for an unknown session", async () => {

@@ -21,17 +21,23 @@ export async function closeSession(
   const session = requireSession(ctx.registry, sessionId);
   const wasActive = session.queue.promptActive;
   endSession(ctx, session, DaemonEventType.sessionClosed, { reason }, "session_closed", "Session closed");
-  if (wasActive) {
-    await session.child.cancel(sessionId).catch((error: unknown) => {
-      log(`qwen serve: session/cancel for closing ${sessionId} failed: ${String(error)}`);
-    });
-  }
   if (!session.child.alive) return;
+  // session/close alone: a close is not a user's cancel. Sent as session/cancel first, the child would
+  // record a waiting question as cancelled and it could never be asked again; closed, it stays on disk,
+  // unanswered, for a later load to re-ask.
   try {
     await session.child.closeSession(sessionId);
   } catch (error) {
-    // Older agents have no session/close; the session is gone from the daemon either way.
-    if (!isMethodNotFound(error)) log(`qwen serve: session/close for ${sessionId} failed: ${String(error)}`);
+    if (!isMethodNotFound(error)) {
+      log(`qwen serve: session/close for ${sessionId} failed: ${String(error)}`);
+      return;
+    }
+    // An agent without session/close: stop its running turn at least; the daemon has forgotten it anyway.
+    if (wasActive) {
+      await session.child.cancel(sessionId).catch((cancelError: unknown) => {
+        log(`qwen serve: session/cancel for closing ${sessionId} failed: ${String(cancelError)}`);
+      });
+    }
   }
 }
 
