@@ -63,6 +63,18 @@ describe("POST /session/:id/prompt", () => {
     [{ prompt: ["hi"] }, "each `prompt` element must be an object (content block)"],
     [{ prompt: [{ text: "no type" }] }, "each `prompt` element must be an object (content block)"],
     [{ prompt: [{ type: "text" }] }, "a `text` content block needs a string `text`"],
+    [
+      { prompt: [{ type: "bogus" }] },
+      'unsupported content block type "bogus" (expected one of text, image, audio, resource_link, resource)',
+    ],
+    [
+      { prompt: [{ type: "image", data: "AAAA" }] },
+      "invalid `image` content block at `mimeType`: Invalid input: expected string, received undefined",
+    ],
+    [
+      { prompt: [{ type: "resource_link", uri: 5, name: "x" }] },
+      "invalid `resource_link` content block at `uri`: Invalid input: expected string, received number",
+    ],
   ])("rejects %o with 400", async (body, error) => {
     const d = createTestDaemon();
     const { sessionId } = await d.createSession();

@@ -4,6 +4,7 @@ import { invalidBody, invalidDeadline } from "../http/errors.js";
 import type { JsonObject } from "../http/json-body.js";
 import type { ContentBlock } from "../sessions/prompt-queue.js";
 import type { SessionService } from "../sessions/session-service.js";
+import { promptBlockProblem } from "./prompt-blocks.js";
 import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
 
 /** Validates a prompt body with the reference daemon's messages. */
@@ -25,9 +26,8 @@ export function parsePromptBody(body: JsonObject): {
     ) {
       throw invalidBody("each `prompt` element must be an object (content block)");
     }
-    if (block.type === "text" && typeof block.text !== "string") {
-      throw invalidBody("a `text` content block needs a string `text`");
-    }
+    const problem = promptBlockProblem(block as Record<string, unknown>);
+    if (problem !== undefined) throw invalidBody(problem);
   }
   const deadline = body.deadlineMs;
   if (deadline !== undefined && deadline !== null) {
