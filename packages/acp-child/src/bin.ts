@@ -10,7 +10,12 @@ if (parsed.kind === "error") {
   process.exit(2);
 }
 
-runAcpAgent({ input: process.stdin, output: process.stdout, options: parsed.options }).then(
+runAcpAgent({
+  input: process.stdin,
+  output: process.stdout,
+  options: parsed.options,
+  handleSignals: true,
+}).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(

@@ -30,6 +30,12 @@ export interface RunAcpAgentOptions {
   runtime?: AgentRuntime;
   /** Workspace for requests that name none; defaults to process.cwd(). */
   cwd?: string;
+  /**
+   * SIGTERM / SIGINT close every session cleanly (turns cut short are ledgered `interrupted`, a waiting
+   * question stays restorable) before the process exits; a second signal exits at once. For processes
+   * that run one agent (bin.ts, `qwen --acp`); in-process tests leave it off.
+   */
+  handleSignals?: boolean;
 }
 
 export interface RunningAcpAgent {
@@ -44,7 +50,23 @@ export interface RunningAcpAgent {
  * runAcpAgent(...)` in a bin returns when stdin ends). Use `startAcpAgent` to keep a handle instead.
  */
 export async function runAcpAgent(run: RunAcpAgentOptions): Promise<void> {
-  await startAcpAgent(run).closed;
+  const agent = startAcpAgent(run);
+  if (run.handleSignals) {
+    let signalled = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) process.exit(130);
+      signalled = true;
+      (run.log ?? stderrLogger()).info(`${signal}: closing sessions`);
+      // `closed` below settles once close() is done; its failure is reported by the caller.
+      agent.close().catch((error: unknown) => {
+        process.stderr.write(`qwen-acp: closing on ${signal} failed: ${String(error)}\n`);
+        process.exit(1);
+      });
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  }
+  await agent.closed;
 }
 
 export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {

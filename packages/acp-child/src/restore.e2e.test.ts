@@ -580,3 +580,31 @@ describe("the daemon goes away while a first-time question waits", () => {
     }
   });
 });
+
+describe("SIGTERM while a first-time question waits", () => {
+  it("closes cleanly: the prompt is ledgered interrupted, the question stays restorable, the process exits", async () => {
+    const child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
+    const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+    const prompt = child.agent.request("session/prompt", {
+      sessionId,
+      prompt: text("ask then get terminated"),
+    });
+    prompt.catch(() => undefined); // settles only by the shutdown below
+    await child.nextPermission((p) => p.params.sessionId === sessionId);
+    const exited = new Promise<number | null>((resolve) => child.proc.once("exit", (code) => resolve(code)));
+    child.proc.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const dir = chatsDir(home, workspace);
+    const types = (await readFile(join(dir, `${sessionId}.jsonl`), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { type: string }).type);
+    expect(types.filter((t) => t !== "system")).toEqual(["user", "assistant"]);
+    const ledger = (await readFile(join(dir, `${sessionId}.ledger.jsonl`), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { state: string });
+    expect(ledger.at(-1)?.state).toBe("interrupted");
+    await child.close();
+  });
+});

@@ -9,9 +9,13 @@ export async function runAcp(flags: AgentModeFlags): Promise<void> {
     input: process.stdin,
     output: process.stdout,
     env: process.env,
+    handleSignals: true,
     options: {
       restoreAskUserQuestion: effectiveRestoreAskUserQuestion(flags),
       experimentalLsp: flags.experimentalLsp,
     },
   });
+  // Every session is closed and its records written; after a signal stdin may still be open and would
+  // keep the process alive.
+  process.exit(0);
 }
