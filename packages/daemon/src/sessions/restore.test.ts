@@ -128,6 +128,29 @@ describe("restore admission (switch on)", () => {
     expect(d.logs.some((l) => l.includes("refused") && l.includes("no_client"))).toBe(true);
   });
 
+  it("a live session loaded first without a client id is restored by a later load that has one", async () => {
+    const answers: Array<Record<string, unknown>> = [];
+    const d = createTestDaemon({ restoreAskUserQuestion: true, agent: restoringAgent(answers) });
+    expect((await d.request("POST", "/session/s1/load", { body: {} })).status).toBe(200);
+    expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
+
+    const again = await d.request("POST", "/session/s1/load", {
+      body: {},
+      headers: { "X-Qwen-Client-Id": "client_from_before" },
+    });
+    expect(again.status).toBe(200);
+    expect((await again.json()).hasActivePrompt).toBe(true);
+    // The child was asked again (a resume: it re-reads the session, no replay), without the suppress key.
+    const resume = d.agent.callsOf("session/resume");
+    expect(resume).toHaveLength(1);
+    expect(resume[0]?.params._meta ?? {}).not.toHaveProperty(SUPPRESS);
+    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
+
+    // While it waits, another load does not ask the child again.
+    await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_x" } });
+    expect(d.agent.callsOf("session/resume")).toHaveLength(1);
+  });
+
   it("reads the prompt ledger before the restore prompt starts, so the original prompt is still in flight", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const promptsSentAtRead: number[] = [];

@@ -43,7 +43,11 @@ export async function restoreSession(
   const live = ctx.registry.get(sessionId);
   if (live !== undefined) {
     const attached = attachForRestore(ctx, action, live, requestedClientId, false);
-    return withPromptTerminals(attached, await readPromptTerminals(ctx, cwd, sessionId));
+    const admitted = await restoreOnLiveSession(ctx, live, cwd, requestedClientId, attached.clientId);
+    return withPromptTerminals(
+      { ...attached, hasActivePrompt: attached.hasActivePrompt || admitted },
+      await readPromptTerminals(ctx, cwd, sessionId),
+    );
   }
   return ctx.registry.trackRestore(
     sessionId,
@@ -66,6 +70,43 @@ function attachForRestore(
     lastEventId: session.historyLastEventId,
     eventEpoch: session.bus.epoch,
   };
+}
+
+/**
+ * A live, idle session can still end in an unanswered question: it was loaded without a client id (nobody
+ * to ask then), or its re-asked question ended unattended (a prompt cancel). A later load or resume with a
+ * client id asks the child again (a resume: it re-reads the session from disk, no replay) and admits the
+ * restore on its hint, so the question is never stuck until the daemon restarts. Best effort, like every
+ * restore: a failure is logged and the attach stands.
+ */
+async function restoreOnLiveSession(
+  ctx: SessionContext,
+  session: LiveSession,
+  cwd: string,
+  requestedClientId: string | undefined,
+  clientId: string,
+): Promise<boolean> {
+  const { restoreAskUserQuestion: switchOn, log } = ctx.options;
+  if (knownRestoreRefusal({ switchOn, requestedClientId, activity: session.activity }) !== undefined)
+    return false;
+  if (ctx.mediator.hasPending(session.sessionId) || !session.child.alive) return false;
+  let response: { _meta?: Meta | null };
+  try {
+    response = await session.child.resumeSession(session.sessionId, cwd, undefined);
+  } catch (error) {
+    log(`qwen serve: re-checking ${session.sessionId} for a question to restore failed: ${String(error)}`);
+    return false;
+  }
+  if (session.phase !== "live") return false;
+  return admitRestorePrompt({
+    session,
+    responseMeta: response._meta,
+    switchOn,
+    requestedClientId,
+    clientId,
+    newId: ctx.newId,
+    log,
+  });
 }
 
 async function restoreFromChild(
