@@ -274,7 +274,14 @@ export class AgentSession {
         throw error;
       }
       const [state, code] = ledgerTerminal(outcome, opts.signal);
-      await this.#ledger.finish(opts.promptId, state, { stopReason: outcome.stopReason, code });
+      // Cut short by the host going away: written exactly like the entry a later load writes when the
+      // process died first (interrupted + code, no stop reason), so the ledger does not depend on the race.
+      const cutShort = opts.signal.reason instanceof SessionClosedAbort;
+      await this.#ledger.finish(
+        opts.promptId,
+        state,
+        cutShort ? { code } : { stopReason: outcome.stopReason, code },
+      );
       return { stopReason: outcome.stopReason };
     } finally {
       this.#active = false;
