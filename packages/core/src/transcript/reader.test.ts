@@ -116,10 +116,13 @@ describe("readTranscript", () => {
     await expect(readTranscriptTail(path, 1)).rejects.toBeInstanceOf(TranscriptNotFoundError);
   });
 
-  it("lets other I/O errors through unchanged", async () => {
+  it("reports a directory (or a path through a file) where the transcript should be as not found", async () => {
     const path = join(dir, "a-dir.jsonl");
     mkdirSync(path);
-    await expect(readTranscript(path)).rejects.toMatchObject({ code: "EISDIR" });
+    await expect(readTranscript(path)).rejects.toBeInstanceOf(TranscriptNotFoundError);
+    await expect(readTranscriptTail(path, 1)).rejects.toBeInstanceOf(TranscriptNotFoundError);
+    writeFileSync(join(dir, "plain"), "");
+    await expect(readTranscript(join(dir, "plain", "s.jsonl"))).rejects.toBeInstanceOf(TranscriptNotFoundError);
   });
 });
 

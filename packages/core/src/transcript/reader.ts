@@ -51,7 +51,10 @@ async function notFoundAsTyped<T>(path: string, read: () => Promise<T>): Promise
   try {
     return await read();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+    // A directory (or a path through a file) where the transcript should be is no transcript either: the
+    // caller answers "no such session" instead of failing on an I/O error.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR")
       throw new TranscriptNotFoundError(path, { cause: error });
     throw error;
   }
