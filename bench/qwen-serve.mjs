@@ -2,8 +2,9 @@
 // with `--reference`, the reference daemon (qwen-code 0.24.4 on Node 22, e2e/interop/setup-reference.sh).
 // Readiness is the first 200 on /health, polled like bench/startup.mjs, because that works for both.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { descendantsOf, isAlive, killTree } from "./process-tree.mjs";
 
@@ -38,6 +39,13 @@ export function freePort() {
 
 /** The environment both daemons need to talk to the fake model and keep their files in `home`. */
 export function benchEnv(home, modelUrl) {
+  // The reference reports usage statistics by default (settings under $HOME/.qwen); benchmarks talk to
+  // loopback only.
+  mkdirSync(join(home, ".qwen"), { recursive: true });
+  writeFileSync(
+    join(home, ".qwen", "settings.json"),
+    JSON.stringify({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }),
+  );
   return {
     ...process.env,
     QWEN_HOME: home,

@@ -7,7 +7,7 @@
 // The reference is installed from the npm registry by setup-reference.sh (cached). When that is impossible
 // the tests fail with the reason: interop that cannot be checked is not a pass.
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
@@ -47,11 +47,20 @@ afterAll(async () => {
   await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+/** Reference settings that keep it off the network: no usage statistics, no telemetry export. */
+const REFERENCE_QUIET_SETTINGS = {
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+};
+
 /** A fresh HOME (transcripts, the reference's ~/.qwen) and workspace for one daemon. */
 async function scratchDirs(label: string): Promise<{ home: string; workspace: string }> {
   const home = await mkdtemp(join(tmpdir(), `interop-${label}-home-`));
   const workspace = await mkdtemp(join(tmpdir(), `interop-${label}-ws-`));
   scratch.push(home, workspace);
+  // The reference reports usage statistics by default; tests send traffic to loopback only.
+  await mkdir(join(home, ".qwen"), { recursive: true });
+  await writeFile(join(home, ".qwen", "settings.json"), JSON.stringify(REFERENCE_QUIET_SETTINGS));
   return { home, workspace };
 }
 

@@ -122,7 +122,9 @@ describe("readTranscript", () => {
     await expect(readTranscript(path)).rejects.toBeInstanceOf(TranscriptNotFoundError);
     await expect(readTranscriptTail(path, 1)).rejects.toBeInstanceOf(TranscriptNotFoundError);
     writeFileSync(join(dir, "plain"), "");
-    await expect(readTranscript(join(dir, "plain", "s.jsonl"))).rejects.toBeInstanceOf(TranscriptNotFoundError);
+    await expect(readTranscript(join(dir, "plain", "s.jsonl"))).rejects.toBeInstanceOf(
+      TranscriptNotFoundError,
+    );
   });
 });
 
