@@ -11,6 +11,7 @@ import { answeredText } from "./harness/protocol-texts.js";
 import { askQuestion, askQuestionThenCrash, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
 import {
   CLIENT_ID_HEADER,
+  cancelPrompt,
   expectRestored,
   getStatus,
   openEvents,
@@ -90,12 +91,7 @@ describe("requests that meet a restored question", () => {
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     await events.waitForEvent("permission_request");
 
-    const cancelled = await second.json(
-      "POST",
-      `/session/${asked.sessionId}/cancel`,
-      {},
-      { [CLIENT_ID_HEADER]: restored.clientId },
-    );
+    const cancelled = await cancelPrompt(second, asked.sessionId, restored.clientId);
     expect(cancelled.status).toBe(204);
     await events.waitFor((f) => f.event === "turn_complete" || f.event === "prompt_cancelled", 20_000, "end");
     expect(await waitForStatus(second, asked.sessionId, (s) => !s.hasActivePrompt)).toMatchObject({
@@ -136,12 +132,7 @@ describe("requests that meet a restored question", () => {
     const firstRequest = world.server.requests.length;
     const daemon = await world.env.startDaemon();
     const asked = await askQuestion(daemon);
-    const cancelled = await daemon.json(
-      "POST",
-      `/session/${asked.sessionId}/cancel`,
-      {},
-      { [CLIENT_ID_HEADER]: asked.clientId },
-    );
+    const cancelled = await cancelPrompt(daemon, asked.sessionId, asked.clientId);
     expect(cancelled.status).toBe(204);
     const ended = await asked.events.waitFor(
       (f) =>
@@ -175,12 +166,7 @@ describe("requests that meet a restored question", () => {
     const firstRequest = world.server.requests.length;
     const first = await world.env.startDaemon(["--restore-ask-user-question"]);
     const asked = await askQuestion(first);
-    const cancelled = await first.json(
-      "POST",
-      `/session/${asked.sessionId}/cancel`,
-      {},
-      { [CLIENT_ID_HEADER]: asked.clientId },
-    );
+    const cancelled = await cancelPrompt(first, asked.sessionId, asked.clientId);
     expect(cancelled.status).toBe(204);
     await waitForStatus(first, asked.sessionId, (s) => !s.hasActivePrompt);
     await asked.events.close();

@@ -10,6 +10,8 @@ export interface DaemonProcessOptions {
   args?: string[];
   env?: Record<string, string>;
   cwd: string;
+  /** The program that runs `serve` (default: node on the built cli entry), e.g. an installed `qwen` bin. */
+  command?: string[];
 }
 
 export class DaemonProcess {
@@ -39,10 +41,11 @@ export class DaemonProcess {
 
   static async start(opts: DaemonProcessOptions): Promise<DaemonProcess> {
     // The suite runs the BUILT cli; say so plainly instead of a module-not-found from a child process.
-    if (!existsSync(CLI_ENTRY)) {
+    if (opts.command === undefined && !existsSync(CLI_ENTRY)) {
       throw new Error(`${CLI_ENTRY} is missing: build first (\`npm run build\` at the repo root)`);
     }
-    const child = spawn(process.execPath, [CLI_ENTRY, "serve", "--port", "0", ...(opts.args ?? [])], {
+    const [program, ...prefix] = opts.command ?? [process.execPath, CLI_ENTRY];
+    const child = spawn(program as string, [...prefix, "serve", "--port", "0", ...(opts.args ?? [])], {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -110,6 +110,15 @@ export async function sendPrompt(
   return expectStatus("POST /session/:id/prompt", res, 202).promptId;
 }
 
+/** POST /session/:id/cancel; returns the response (204 expected, also when idle). */
+export function cancelPrompt(
+  daemon: DaemonProcess,
+  sessionId: string,
+  clientId: string | undefined,
+): Promise<Response<Record<string, unknown>>> {
+  return daemon.json("POST", `/session/${sessionId}/cancel`, {}, clientHeader(clientId));
+}
+
 export async function getStatus(daemon: DaemonProcess, sessionId: string): Promise<SessionStatus> {
   return expectStatus(
     "GET /session/:id/status",

@@ -1,13 +1,13 @@
 // The cli as users install it: `npm pack` of the built package into an empty project (npm registry only),
 // then the installed `qwen` binary runs and serves. Catches a dependency that the bundle needs at run time
 // but package.json does not declare, and a web client that did not make it into the tarball.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { killTree } from "../harness/process-tree.js";
+import { DaemonProcess } from "../harness/daemon-process.js";
 
 const CLI_DIR = fileURLToPath(new URL("../../packages/cli/", import.meta.url));
 const project = mkdtempSync(join(tmpdir(), "qwen-pack-"));
@@ -28,28 +28,18 @@ describe("npm pack of @qwen-daemon/cli into an empty project", () => {
     const bin = join(project, "node_modules", ".bin", "qwen");
     expect(execFileSync(bin, ["--version"], { encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
 
-    const daemon = spawn(bin, ["serve", "--port", "0"], {
+    const daemon = await DaemonProcess.start({
+      command: [bin],
       cwd: project,
-      env: { ...process.env, QWEN_HOME: join(project, "home") },
-      stdio: ["ignore", "pipe", "pipe"],
+      env: { QWEN_HOME: join(project, "home") },
     });
     try {
-      let out = "";
-      daemon.stdout.on("data", (d) => {
-        out += d;
-      });
-      const deadline = Date.now() + 20_000;
-      while (!/listening on (http:\/\/\S+)/.test(out)) {
-        if (Date.now() > deadline || daemon.exitCode !== null) throw new Error(`no banner: ${out}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      const url = (/listening on (http:\/\/\S+)/.exec(out) as RegExpExecArray)[1];
-      expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: "ok" });
-      const page = await fetch(`${url}/`);
+      expect(await (await fetch(`${daemon.url}/health`)).json()).toEqual({ status: "ok" });
+      const page = await fetch(`${daemon.url}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain("<html");
     } finally {
-      killTree(daemon.pid as number);
+      await daemon.kill9();
     }
   }, 120_000);
 });

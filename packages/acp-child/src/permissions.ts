@@ -142,7 +142,7 @@ export async function askClient(
   options: AskClientOptions,
 ): Promise<ConfirmationOutcome> {
   const { signal, connectionSignal, log } = options;
-  if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
+  if (signal.aborted) return abandoned(signal);
   let raw: unknown;
   try {
     raw = await client.request("session/request_permission", request, {
@@ -150,14 +150,14 @@ export async function askClient(
       stopWaitingOnCancel: true,
     });
   } catch (error) {
-    if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
+    if (signal.aborted) return abandoned(signal);
     if (connectionSignal.aborted) return { outcome: "unattended", reason: "session_closed" };
     log(
       `permission request for ${request.toolCall.toolCallId} failed; treating it as declined: ${describeError(error)}`,
     );
     return { outcome: "rejected" };
   }
-  if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
+  if (signal.aborted) return abandoned(signal);
   const parsed = PermissionResponse.safeParse(raw);
   if (!parsed.success) {
     log(`malformed permission response for ${request.toolCall.toolCallId}; treating it as declined`);
@@ -169,9 +169,14 @@ export async function askClient(
     // so a response read right behind it can resolve first; one macrotask lets the cancel land, so a
     // prompt cancel is not mistaken for the user's decline.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (signal.aborted) return { outcome: "unattended", reason: unattendedReasonOf(signal) };
+    if (signal.aborted) return abandoned(signal);
   }
   return interpretPermissionResponse(parsed.data, request.options);
+}
+
+/** The prompt was aborted while asking: nobody's answer (a session close, or a prompt cancel). */
+function abandoned(signal: AbortSignal): ConfirmationOutcome {
+  return { outcome: "unattended", reason: unattendedReasonOf(signal) };
 }
 
 function asArray(value: unknown): unknown[] {

@@ -12,7 +12,12 @@ import type { ModelProvider } from "../model/provider.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
-import { DAEMON_LOST, type LedgerTerminalState, PromptLedger } from "../transcript/ledger.js";
+import {
+  DAEMON_LOST,
+  type LedgerEntryDetails,
+  type LedgerTerminalState,
+  PromptLedger,
+} from "../transcript/ledger.js";
 import { transcriptPath } from "../transcript/paths.js";
 import { readTranscript } from "../transcript/reader.js";
 import type { LedgerEntry, TranscriptRecord } from "../transcript/records.js";
@@ -273,15 +278,8 @@ export class AgentSession {
         await this.#ledger.finish(opts.promptId, "failed", { message });
         throw error;
       }
-      const [state, code] = ledgerTerminal(outcome, opts.signal);
-      // Cut short by the host going away: written exactly like the entry a later load writes when the
-      // process died first (interrupted + code, no stop reason), so the ledger does not depend on the race.
-      const cutShort = opts.signal.reason instanceof SessionClosedAbort;
-      await this.#ledger.finish(
-        opts.promptId,
-        state,
-        cutShort ? { code } : { stopReason: outcome.stopReason, code },
-      );
+      const [state, details] = ledgerTerminal(outcome, opts.signal);
+      await this.#ledger.finish(opts.promptId, state, details);
       return { stopReason: outcome.stopReason };
     } finally {
       this.#active = false;
@@ -335,13 +333,16 @@ function bindPrompt(hook: BeforeExecuteHook<SessionToolContext>, promptId: strin
 function ledgerTerminal(
   outcome: TurnOutcome,
   signal: AbortSignal,
-): [LedgerTerminalState, string | undefined] {
-  // The host went away (or closed the session): nobody cancelled this prompt, it was cut short.
-  if (signal.reason instanceof SessionClosedAbort) return ["interrupted", signal.reason.code];
-  if (outcome.stopReason === "cancelled") return ["cancelled", undefined];
+): [LedgerTerminalState, LedgerEntryDetails] {
+  // The host went away (or closed the session): nobody cancelled this prompt, it was cut short. Written
+  // exactly like the entry a later load writes when the process died first (interrupted + code, no stop
+  // reason), so the ledger does not depend on which side of the race the child was on.
+  if (signal.reason instanceof SessionClosedAbort) return ["interrupted", { code: signal.reason.code }];
+  const { stopReason } = outcome;
+  if (stopReason === "cancelled") return ["cancelled", { stopReason }];
   // The question was never answered: the prompt did not complete, and the call waits on disk for a restore.
-  if (outcome.unattended) return ["interrupted", outcome.unattended];
-  return ["completed", undefined];
+  if (outcome.unattended) return ["interrupted", { stopReason, code: outcome.unattended }];
+  return ["completed", { stopReason }];
 }
 
 function transcriptOptions(opts: AgentSessionOptions) {
