@@ -146,7 +146,9 @@ describe("ask_user_question with one option", () => {
     // and the process died before the validation result was written).
     const path = join(chatsDir(world.env.qwenHome, world.env.workspace), `${asked.sessionId}.jsonl`);
     const records = readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId);
-    const last = records.at(-1) as {
+    // The last history record: a child that saw its stdin end before the SIGKILL reached it may have added
+    // a `system` turn_result after it (history scans skip those).
+    const last = records.filter((r) => (r as { type: string }).type !== "system").at(-1) as {
       type: string;
       message: { parts: { functionCall?: { id?: string; args: unknown } }[] };
     };

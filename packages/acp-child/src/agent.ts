@@ -59,7 +59,8 @@ export interface AcpAgentDeps {
 export interface AcpAgent {
   app: AgentApp;
   /** Cancels every turn and closes every session (connection end). */
-  closeAll(): Promise<void>;
+  /** `daemon_lost` when the client connection ended, `session_closed` for a deliberate shutdown (a signal). */
+  closeAll(code: "session_closed" | "daemon_lost"): Promise<void>;
 }
 
 export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
@@ -367,11 +368,10 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
 
   return {
     app,
-    async closeAll() {
+    async closeAll(code) {
       const all = [...sessions.values()];
       sessions.clear();
-      // closeAll runs when the connection to the client (the daemon) has ended.
-      await Promise.all(all.map((session) => session.close("daemon_lost")));
+      await Promise.all(all.map((session) => session.close(code)));
     },
   };
 }

@@ -41,7 +41,7 @@ export interface RunAcpAgentOptions {
 export interface RunningAcpAgent {
   /** Resolves once the client has gone (input ended) and every session is closed. */
   closed: Promise<void>;
-  /** Ends the connection and closes every session. */
+  /** Ends the connection and closes every session deliberately (turns cut short are ledgered session_closed). */
   close(): Promise<void>;
 }
 
@@ -93,19 +93,23 @@ export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
   const stream = ndJsonStream(toWebWritable(run.output), toWebReadable(run.input));
   const connection = acp.app.connect(stream);
   let shutdown: Promise<void> | undefined;
-  const close = () => {
+  // The first reason wins: a signal's deliberate close also ends the connection, which then finds it done.
+  const close = (code: "session_closed" | "daemon_lost" = "session_closed") => {
     shutdown ??= (async () => {
       connection.close();
-      await acp.closeAll();
+      await acp.closeAll(code);
       await runtime.close();
     })();
     return shutdown;
   };
-  const closed = connection.closed.then(close, async (error: unknown) => {
-    log.error(`connection failed: ${String(error)}`);
-    await close();
-  });
-  return { closed, close };
+  const closed = connection.closed.then(
+    () => close("daemon_lost"),
+    async (error: unknown) => {
+      log.error(`connection failed: ${String(error)}`);
+      await close("daemon_lost");
+    },
+  );
+  return { closed, close: () => close("session_closed") };
 }
 
 function resolveOptions(run: RunAcpAgentOptions): AcpChildOptions {

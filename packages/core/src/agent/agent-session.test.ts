@@ -277,6 +277,30 @@ describe("AgentSession: a question in a live session", () => {
     expect(reloaded.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
   });
 
+  it("writes nothing more when the host is lost (daemon_lost): the disk looks as if the process had died", async () => {
+    const ws = await workspace();
+    server = await startFakeOpenAIServer([questionReply()]);
+    const controller = new AbortController();
+    const session = await track(
+      AgentSession.create(
+        options(ws, server, {
+          restore: true,
+          confirm: (_request, signal) =>
+            new Promise((_resolve, reject) => {
+              signal.addEventListener("abort", () => reject(new Error("connection closed")));
+              controller.abort(new SessionClosedAbort("connection closed", "daemon_lost"));
+            }),
+        }),
+      ),
+    );
+    await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal });
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant"]);
+    expect((await ledgerOf(ws)).map((e) => e.state)).toEqual(["in_flight"]);
+    await session.close();
+    const reloaded = await track(AgentSession.load(options(ws, server, { restore: true })));
+    expect(reloaded.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
+  });
+
   it("persists nothing after the functionCall when nobody answers, so a load can ask again", async () => {
     const ws = await workspace();
     server = await startFakeOpenAIServer([questionReply()]);

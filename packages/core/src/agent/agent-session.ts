@@ -228,7 +228,7 @@ export class AgentSession {
     }
     const { stopReason } = await this.#tracked(opts, async () => {
       if (tail.kind === "interrupted_turn") {
-        const recorder = this.#recorder(opts.promptId);
+        const recorder = this.#recorder(opts);
         for (const part of tail.syntheticResponses.parts) {
           const response = part.functionResponse!;
           await recorder.toolResult(
@@ -278,6 +278,9 @@ export class AgentSession {
         await this.#ledger.finish(opts.promptId, "failed", { message });
         throw error;
       }
+      // The host is gone: the prompt stays in flight for the next load to close, as daemon_lost or as
+      // restored by the prompt that re-asks its question (RESTORE-SPEC guarantee 3).
+      if (hostLost(opts.signal)) return { stopReason: outcome.stopReason };
       const [state, details] = ledgerTerminal(outcome, opts.signal);
       await this.#ledger.finish(opts.promptId, state, details);
       return { stopReason: outcome.stopReason };
@@ -293,7 +296,7 @@ export class AgentSession {
         chat: this.chat,
         provider: o.provider,
         tools: o.tools,
-        recorder: this.#recorder(opts.promptId),
+        recorder: this.#recorder(opts),
         onEvent: o.onEvent,
         confirm: o.confirm,
         ...(o.beforeExecute === undefined
@@ -311,7 +314,7 @@ export class AgentSession {
   }
 
   /** Writes through the transcript and keeps each record, so records() never re-reads the file. */
-  #recorder(promptId: string): TurnRecorder {
+  #recorder({ promptId, signal }: AgentPromptOptions): TurnRecorder {
     const t = this.#transcript;
     const keep = (record: TranscriptRecord) => {
       this.#records.push(record);
@@ -321,7 +324,11 @@ export class AgentSession {
       user: async (message) => keep(await t.appendUser(message, { promptId })),
       assistant: async (message) => keep(await t.appendAssistant(message, { model })),
       toolResult: async (message, result) => keep(await t.appendToolResult(message, result)),
-      turnResult: async (data) => keep(await t.appendSystem("turn_result", { ...data, promptId })),
+      turnResult: async (data) => {
+        // The host is gone: leave the disk as if the process had died this instant (see hostLost).
+        if (hostLost(signal)) return;
+        keep(await t.appendSystem("turn_result", { ...data, promptId }));
+      },
     };
   }
 }
@@ -330,13 +337,21 @@ function bindPrompt(hook: BeforeExecuteHook<SessionToolContext>, promptId: strin
   return (call, ctx) => hook(call, { ...ctx, promptId });
 }
 
+/**
+ * True when the prompt was cut short because the host's connection ended (its daemon died or went away).
+ * Nothing more is written about the turn then, neither a turn_result nor a ledger terminal, so the disk is the
+ * same whether this process saw the end of its input or was killed first: the transcript ends in the
+ * question's call and the prompt is in flight, which is exactly what a later load restores from.
+ */
+function hostLost(signal: AbortSignal): boolean {
+  return signal.reason instanceof SessionClosedAbort && signal.reason.code === "daemon_lost";
+}
+
 function ledgerTerminal(
   outcome: TurnOutcome,
   signal: AbortSignal,
 ): [LedgerTerminalState, LedgerEntryDetails] {
-  // The host went away (or closed the session): nobody cancelled this prompt, it was cut short. Written
-  // exactly like the entry a later load writes when the process died first (interrupted + code, no stop
-  // reason), so the ledger does not depend on which side of the race the child was on.
+  // The session was closed: nobody cancelled this prompt, it was cut short.
   if (signal.reason instanceof SessionClosedAbort) return ["interrupted", { code: signal.reason.code }];
   const { stopReason } = outcome;
   if (stopReason === "cancelled") return ["cancelled", { stopReason }];
