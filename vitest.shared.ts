@@ -10,4 +10,6 @@ export const workspaceAlias = [
   { find: /^@qwen-daemon\/core$/, replacement: src("core") },
   { find: /^@qwen-daemon\/acp-child$/, replacement: src("acp-child") },
   { find: /^@qwen-daemon\/daemon$/, replacement: src("daemon") },
+  { find: /^@qwen-daemon\/daemon\/boot$/, replacement: src("daemon", "boot/index.ts") },
+  { find: /^@qwen-daemon\/daemon\/option-specs$/, replacement: src("daemon", "option-specs.ts") },
 ];

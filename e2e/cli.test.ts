@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeOpenAIServer, reply, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_ENTRY } from "./harness/daemon-process.js";
+import { CLI_ENTRY, DaemonProcess } from "./harness/daemon-process.js";
 
 let server: FakeOpenAIServer;
 const dirs: string[] = [];
@@ -46,6 +46,25 @@ async function qwen(args: string[], env: Record<string, string> = {}) {
   return { status, stdout, stderr, cwd };
 }
 
+/** `qwen serve --no-web [args]` in a fresh folder; `use` gets it and the limits its /capabilities reports. */
+async function withDaemon(
+  args: string[],
+  env: Record<string, string>,
+  use: (daemon: DaemonProcess, limits: Record<string, number>) => Promise<void>,
+): Promise<void> {
+  const daemon = await DaemonProcess.start({
+    cwd: tmp("qwen-cli-ws-"),
+    args: ["--no-web", ...args],
+    env: { QWEN_HOME: tmp("qwen-cli-home-"), ...env },
+  });
+  try {
+    const caps = await daemon.json<{ limits: Record<string, number> }>("GET", "/capabilities");
+    await use(daemon, caps.body.limits);
+  } finally {
+    await daemon.kill9();
+  }
+}
+
 describe("qwen binary", () => {
   it("prints its version and help", async () => {
     expect((await qwen(["--version"])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
@@ -75,6 +94,32 @@ describe("qwen binary", () => {
     const acpCommand = await qwen(["serve", "--port", "0", "--acp-command", "not json"]);
     expect(acpCommand.status).toBe(2);
     expect(acpCommand.stderr).toContain("--acp-command must be a JSON array");
+  });
+
+  it("serves with every cap switched off by 0, as its help says, and reports the limits it runs with", async () => {
+    const args = ["--max-sessions", "0", "--max-pending-prompts-per-session", "0", "--max-connections=0"];
+    await withDaemon(args, { QWEN_SERVE_EVENT_RING_SIZE: "16" }, async (daemon, limits) => {
+      expect(limits).toMatchObject({
+        maxSessions: 0,
+        maxPendingPromptsPerSession: 0,
+        maxConnections: 0,
+        eventRingSize: 16,
+        permissionResponseTimeoutMs: 0,
+      });
+      for (let i = 0; i < 3; i++)
+        expect((await daemon.json("POST", "/session", { sessionScope: "thread" })).status).toBe(200);
+    });
+  });
+
+  it("starts with the daemon's defaults when given no flags", async () => {
+    await withDaemon([], {}, async (_daemon, limits) => {
+      expect(limits).toMatchObject({
+        maxSessions: 32,
+        maxPendingPromptsPerSession: 5,
+        maxConnections: 256,
+        eventRingSize: 8000,
+      });
+    });
   });
 
   it("qwen -p streams the model's answer to stdout", async () => {

@@ -1,9 +1,11 @@
 // The full command-line parser (commander). Reached for --help, --version, headless prompts, and any
 // argv the fast path does not recognise; `serve` flag values are still parsed by the shared parser.
+
+import { defaultText, rangeText } from "@qwen-daemon/daemon/option-specs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import pkg from "../package.json" with { type: "json" };
 import { parseServeArgs } from "./serve-args.js";
-import { envNameFor, SERVE_DEFAULTS, SERVE_FLAGS } from "./serve-flags.js";
+import { envNamesFor, type FlagSpec, SERVE_FLAGS } from "./serve-flags.js";
 
 const APPROVAL_MODES = ["default", "auto-edit", "yolo", "plan"] as const;
 
@@ -46,17 +48,9 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
 
   const serve = program.command("serve").description("Run the HTTP + SSE daemon");
   for (const spec of SERVE_FLAGS) {
-    const env = spec.noEnv ? "" : ` [env: ${[...(spec.env ?? []), envNameFor(spec)].join(", ")}]`;
-    const flag =
-      spec.type === "bool"
-        ? `--${spec.name}`
-        : `--${spec.name} <${spec.type === "list" ? "value" : spec.type}>`;
-    const option = new Option(flag, `${spec.description}${env}`);
-    if (spec.choices) option.choices(spec.choices);
-    const def = SERVE_DEFAULTS[spec.key];
-    if (def !== undefined && spec.type !== "bool" && spec.type !== "list") option.default(def);
-    serve.addOption(option);
-    if (spec.type === "bool") serve.addOption(new Option(`--no-${spec.name}`).hideHelp());
+    const flag = spec.type === "bool" ? `--${spec.flag}` : `--${spec.flag} <${valueName(spec)}>`;
+    serve.addOption(new Option(flag, flagHelp(spec)));
+    if (spec.type === "bool") serve.addOption(new Option(`--no-${spec.flag}`).hideHelp());
   }
   serve.action(async () => {
     // Commander has already refused unknown flags; the shared parser gives the typed, validated values.
@@ -69,6 +63,27 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
     await runServe(parsed.flags);
   });
   return program;
+}
+
+function valueName(spec: FlagSpec): string {
+  if (spec.type === "list") return "value";
+  if (spec.type === "choice") return "name";
+  return spec.type === "int" ? "n" : "text";
+}
+
+/** One help line from the shared table: what it does, its bounds, default and environment variables. */
+export function flagHelp(spec: FlagSpec): string {
+  const notes: string[] = [];
+  if (spec.type === "int") {
+    if (spec.zero !== undefined) notes.push(`0 = ${spec.zero}`);
+    notes.push(rangeText(spec));
+  }
+  if (spec.type === "choice") notes.push(`one of ${spec.choices.join(", ")}`);
+  const def = defaultText(spec);
+  if (def !== undefined) notes.push(`default: ${def}`);
+  const env = envNamesFor(spec);
+  if (env.length > 0) notes.push(`env: ${env.join(", ")}`);
+  return `${spec.description} (${notes.join("; ")})`;
 }
 
 export async function runProgram(argvAfterNode: readonly string[]): Promise<void> {

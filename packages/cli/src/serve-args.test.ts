@@ -10,7 +10,7 @@ const ok = (argv: string[], env: Record<string, string> = {}) => {
 
 describe("parseServeArgs", () => {
   it("gives the reference defaults with no flags", () => {
-    expect(ok([])).toEqual({ ...SERVE_DEFAULTS, allowOrigin: [] });
+    expect(ok([])).toEqual({ ...SERVE_DEFAULTS, allowOrigins: [] });
   });
   it("reads spaced, inline and negated forms", () => {
     const f = ok(["--port", "0", "--hostname=0.0.0.0", "--no-web", "--restore-ask-user-question"]);
@@ -20,7 +20,7 @@ describe("parseServeArgs", () => {
     expect(f.restoreAskUserQuestion).toBe(true);
   });
   it("collects repeated list flags", () => {
-    expect(ok(["--allow-origin", "http://a", "--allow-origin=http://b"]).allowOrigin).toEqual([
+    expect(ok(["--allow-origin", "http://a", "--allow-origin=http://b"]).allowOrigins).toEqual([
       "http://a",
       "http://b",
     ]);
@@ -53,7 +53,7 @@ describe("parseServeArgs", () => {
     const f = ok([], env);
     expect(f.token).toBe("t0k");
     expect(f.port).toBe(5000);
-    expect(f.allowOrigin).toEqual(["http://a", "http://b"]);
+    expect(f.allowOrigins).toEqual(["http://a", "http://b"]);
     expect(ok(["--port", "1"], env).port).toBe(1);
     expect(parseServeArgs([], { QWEN_SERVE_PORT: "x" })).toEqual({
       kind: "error",

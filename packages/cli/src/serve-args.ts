@@ -1,14 +1,15 @@
 // Pure parser for `qwen serve` flags, shared by the fast path and the full program.
 // It returns "fallback" for anything it does not fully understand (help, unknown flags) so the commander
 // program can answer with its usual help or error text.
-import { envNameFor, type FlagSpec, SERVE_DEFAULTS, SERVE_FLAGS, type ServeFlags } from "./serve-flags.js";
+import { intProblem } from "@qwen-daemon/daemon/option-specs";
+import { envNamesFor, type FlagSpec, SERVE_DEFAULTS, SERVE_FLAGS, type ServeFlags } from "./serve-flags.js";
 
 export type ServeArgsResult =
   | { kind: "ok"; flags: ServeFlags }
   | { kind: "fallback" }
   | { kind: "error"; message: string };
 
-const BY_NAME = new Map(SERVE_FLAGS.map((f) => [f.name, f]));
+const BY_NAME = new Map(SERVE_FLAGS.map((f) => [f.flag, f]));
 
 /** Validates one raw value for a flag; `source` names where it came from, for the error text. */
 export function coerceFlagValue(spec: FlagSpec, raw: string, source: string): unknown {
@@ -17,9 +18,8 @@ export function coerceFlagValue(spec: FlagSpec, raw: string, source: string): un
       if (!/^-?\d+$/.test(raw.trim())) throw new Error(`${source} must be an integer, got "${raw}".`);
       const n = Number(raw);
       if (!Number.isSafeInteger(n)) throw new Error(`${source} is out of range: "${raw}".`);
-      if (spec.min !== undefined && n < spec.min)
-        throw new Error(`${source} must be >= ${spec.min}, got ${n}.`);
-      if (spec.name === "port" && n > 65535) throw new Error(`${source} must be <= 65535, got ${n}.`);
+      const problem = intProblem(spec, n);
+      if (problem) throw new Error(`${source} ${problem}.`);
       return n;
     }
     case "bool": {
@@ -29,14 +29,13 @@ export function coerceFlagValue(spec: FlagSpec, raw: string, source: string): un
       throw new Error(`${source} must be true or false, got "${raw}".`);
     }
     case "choice":
-      if (!spec.choices?.includes(raw)) {
-        throw new Error(`${source} must be one of ${spec.choices?.join(", ")}; got "${raw}".`);
+      if (!spec.choices.includes(raw)) {
+        throw new Error(`${source} must be one of ${spec.choices.join(", ")}; got "${raw}".`);
       }
       return raw;
     case "string":
-      if (raw === "") throw new Error(`${source} must not be empty.`);
-      return raw;
     case "list":
+      if (raw === "") throw new Error(`${source} must not be empty.`);
       return raw;
   }
 }
@@ -56,7 +55,7 @@ export function parseServeArgs(
   argv: readonly string[],
   env: Record<string, string | undefined>,
 ): ServeArgsResult {
-  const flags: ServeFlags = { ...SERVE_DEFAULTS, allowOrigin: [] };
+  const flags: ServeFlags = { ...SERVE_DEFAULTS, allowOrigins: [] };
   const seen = new Set<string>();
   try {
     for (let i = 0; i < argv.length; i++) {
@@ -69,7 +68,7 @@ export function parseServeArgs(
       if (!spec && name.startsWith("no-") && inline === undefined) {
         spec = BY_NAME.get(name.slice(3));
         if (spec?.type !== "bool") return { kind: "fallback" };
-        name = spec.name;
+        name = spec.flag;
         inline = "false";
       }
       if (!spec) return { kind: "fallback" };
@@ -83,11 +82,11 @@ export function parseServeArgs(
         i++;
       }
       assign(flags, spec, coerceFlagValue(spec, raw, `--${name}`));
-      seen.add(spec.name);
+      seen.add(spec.flag);
     }
     for (const spec of SERVE_FLAGS) {
-      if (seen.has(spec.name) || spec.noEnv) continue;
-      for (const envName of [...(spec.env ?? []), envNameFor(spec)]) {
+      if (seen.has(spec.flag)) continue;
+      for (const envName of envNamesFor(spec)) {
         const raw = env[envName];
         if (raw === undefined || raw === "") continue;
         if (spec.type === "list") {

@@ -5,9 +5,12 @@ describe("@qwen-daemon/daemon public API", () => {
   it("exports exactly these values", () => {
     expect(Object.keys(daemon).sort()).toEqual(
       [
+        "DAEMON_OPTION_SPECS",
         "DEFAULT_HOSTNAME",
         "DEFAULT_PORT",
         "DaemonOptions",
+        "MAX_TIMER_MS",
+        "PERMISSION_POLICIES",
         "PermissionPolicy",
         "SessionService",
         "childArgv",

@@ -6,6 +6,14 @@ export type { ChannelFactory, ChannelSpec, ChildChannel, ChildExit } from "./bri
 export { childArgv, forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 export { installSignalHandlers, type SignalHandlerOptions, type Stoppable } from "./lifecycle/signals.js";
 export {
+  DAEMON_OPTION_SPECS,
+  type DaemonOptionKey,
+  MAX_TIMER_MS,
+  type OptionSpec,
+  type OptionValues,
+  PERMISSION_POLICIES,
+} from "./option-specs.js";
+export {
   DaemonOptions,
   type DaemonOptionsInput,
   DEFAULT_HOSTNAME,

@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { resolveDaemonOptions } from "./options.js";
+import { DAEMON_OPTION_SPECS, type IntOptionSpec, MAX_TIMER_MS, type OptionSpec } from "./option-specs.js";
+import { DaemonOptions, resolveDaemonOptions } from "./options.js";
 
 const minimal = { childCommand: ["node", "cli.js"], qwenHome: "/tmp/qwen-home" };
+const specs = Object.entries(DAEMON_OPTION_SPECS) as [string, OptionSpec][];
 
 describe("resolveDaemonOptions", () => {
   it("fills the documented defaults", () => {
@@ -14,13 +17,15 @@ describe("resolveDaemonOptions", () => {
       workspace: process.cwd(),
       maxSessions: 32,
       maxPendingPromptsPerSession: 5,
-      maxConnections: 64,
+      maxConnections: 256,
       eventRingSize: 8000,
       permissionResponseTimeoutMs: 0,
+      sessionIdleTimeoutMs: 1_800_000,
       permissionPolicy: "first-responder",
       restoreAskUserQuestion: false,
       experimentalLsp: false,
     });
+    expect(o.consensusQuorum).toBeUndefined();
     expect(typeof o.log).toBe("function");
   });
 
@@ -28,10 +33,59 @@ describe("resolveDaemonOptions", () => {
     [{ port: 70000 }, "port"],
     [{ workspace: "relative" }, "workspace"],
     [{ permissionPolicy: "anyone" }, "permissionPolicy"],
-    [{ maxSessions: 0 }, "maxSessions"],
+    [{ maxSessions: -1 }, "maxSessions"],
+    [{ maxSessions: 1.5 }, "maxSessions"],
+    [{ eventRingSize: 0 }, "eventRingSize"],
+    [{ sessionIdleTimeoutMs: MAX_TIMER_MS + 1 }, "sessionIdleTimeoutMs"],
     [{ childCommand: [] }, "childCommand"],
     [{ permissionResponseTimeoutMs: -1 }, "permissionResponseTimeoutMs"],
+    [{ allowOrigins: [""] }, "allowOrigins"],
   ])("rejects %o naming the option", (override, name) => {
     expect(() => resolveDaemonOptions({ ...minimal, ...(override as object) })).toThrow(new RegExp(name));
+  });
+
+  it("accepts 0 where a spec says what 0 means (no cap, forever, ephemeral)", () => {
+    const zeros = Object.fromEntries(
+      specs.filter(([, s]) => s.type === "int" && s.zero !== undefined).map(([key]) => [key, 0]),
+    );
+    expect(Object.keys(zeros).sort()).toEqual(
+      [
+        "maxConnections",
+        "maxPendingPromptsPerSession",
+        "maxSessions",
+        "permissionResponseTimeoutMs",
+        "port",
+        "sessionIdleTimeoutMs",
+      ].sort(),
+    );
+    expect(resolveDaemonOptions({ ...minimal, ...zeros })).toMatchObject(zeros);
+  });
+});
+
+describe("DAEMON_OPTION_SPECS and the schema", () => {
+  it("every spec is an option of the schema, and its default is the schema's", () => {
+    const resolved = resolveDaemonOptions(minimal) as Record<string, unknown>;
+    for (const [key, spec] of specs) {
+      expect(DaemonOptions.shape, key).toHaveProperty(key);
+      if ("default" in spec && spec.default !== undefined) expect(resolved[key], key).toEqual(spec.default);
+    }
+  });
+
+  it.each(specs.filter((e): e is [string, IntOptionSpec] => e[1].type === "int"))(
+    "%s: the schema's bounds are the spec's",
+    (key, spec) => {
+      const at = (value: number) => DaemonOptions.safeParse({ ...minimal, [key]: value }).success;
+      expect([at(spec.min - 1), at(spec.min), at(spec.max), at(spec.max + 1)]).toEqual([
+        false,
+        true,
+        true,
+        false,
+      ]);
+    },
+  );
+
+  it("needs no import, so the cli can read it before anything heavy loads", () => {
+    const source = readFileSync(new URL("./option-specs.ts", import.meta.url), "utf8");
+    expect(source).not.toMatch(/^\s*(import|export .* from)\b/m);
   });
 });

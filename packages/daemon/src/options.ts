@@ -1,19 +1,17 @@
-// The options `startDaemon` accepts. The cli maps flags and env onto this object; anything not given takes
-// the documented default here, so the daemon has exactly one place that knows its defaults.
+// The options `startDaemon` accepts, validated. The tunable ones take their bounds and defaults from
+// option-specs.ts (the table `qwen serve` builds its flags from); the rest are for programs that embed the
+// daemon (child command, storage root, log sink).
 import { isAbsolute } from "node:path";
 import { z } from "zod";
+import { DAEMON_OPTION_SPECS, type IntOptionSpec } from "./option-specs.js";
 import { PermissionPolicy } from "./permission/policy.js";
 
-export const DEFAULT_PORT = 4170;
-export const DEFAULT_HOSTNAME = "127.0.0.1";
-/** Reference defaults (qwen serve 0.24): 32 live sessions, 5 prompts per session, 64 sockets. */
-export const DEFAULT_MAX_SESSIONS = 32;
-export const DEFAULT_MAX_PENDING_PROMPTS_PER_SESSION = 5;
-export const DEFAULT_MAX_CONNECTIONS = 64;
-export const DEFAULT_EVENT_RING_SIZE = 8000;
-export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+const S = DAEMON_OPTION_SPECS;
+export const DEFAULT_PORT = S.port.default;
+export const DEFAULT_HOSTNAME = S.hostname.default;
 
-const positiveInt = z.number().int().positive();
+/** An int option within its spec's bounds. */
+const int = (spec: IntOptionSpec) => z.number().int().min(spec.min).max(spec.max);
 const absolutePath = z.string().refine(isAbsolute, { message: "must be an absolute path" });
 const LogSink = z.custom<(line: string) => void>((value) => typeof value === "function", {
   message: "log must be a function",
@@ -21,27 +19,32 @@ const LogSink = z.custom<(line: string) => void>((value) => typeof value === "fu
 
 export const DaemonOptions = z.object({
   /** 0 = an ephemeral port chosen by the OS. */
-  port: z.number().int().min(0).max(65_535).default(DEFAULT_PORT),
-  hostname: z.string().min(1).default(DEFAULT_HOSTNAME),
+  port: int(S.port).default(S.port.default),
+  hostname: z.string().min(1).default(S.hostname.default),
   /** Bearer token. Required (and generated when missing) on non-loopback binds or with requireAuth. */
   token: z.string().min(1).optional(),
-  requireAuth: z.boolean().default(false),
+  requireAuth: z.boolean().default(S.requireAuth.default),
   /** Browser origins allowed to call the daemon (`--allow-origin`); `*` allows any. */
   allowOrigins: z.array(z.string().min(1)).default([]),
   /** The one workspace this daemon serves; sessions elsewhere are refused (`workspace_mismatch`). */
   workspace: absolutePath.default(() => process.cwd()),
-  maxSessions: positiveInt.default(DEFAULT_MAX_SESSIONS),
-  maxPendingPromptsPerSession: positiveInt.default(DEFAULT_MAX_PENDING_PROMPTS_PER_SESSION),
-  maxConnections: positiveInt.default(DEFAULT_MAX_CONNECTIONS),
-  eventRingSize: positiveInt.default(DEFAULT_EVENT_RING_SIZE),
+  /** 0 = no cap (as maxPendingPromptsPerSession and maxConnections). */
+  maxSessions: int(S.maxSessions).default(S.maxSessions.default),
+  maxPendingPromptsPerSession: int(S.maxPendingPromptsPerSession).default(
+    S.maxPendingPromptsPerSession.default,
+  ),
+  maxConnections: int(S.maxConnections).default(S.maxConnections.default),
+  eventRingSize: int(S.eventRingSize).default(S.eventRingSize.default),
   /** 0 = wait for an answer forever. */
-  permissionResponseTimeoutMs: z.number().int().min(0).default(0),
+  permissionResponseTimeoutMs: int(S.permissionResponseTimeoutMs).default(
+    S.permissionResponseTimeoutMs.default,
+  ),
   /** Live sessions with no clients, no subscribers and no work are closed after this long; 0 = never. */
-  sessionIdleTimeoutMs: z.number().int().min(0).default(DEFAULT_SESSION_IDLE_TIMEOUT_MS),
-  permissionPolicy: PermissionPolicy.default("first-responder"),
-  consensusQuorum: positiveInt.optional(),
-  restoreAskUserQuestion: z.boolean().default(false),
-  experimentalLsp: z.boolean().default(false),
+  sessionIdleTimeoutMs: int(S.sessionIdleTimeoutMs).default(S.sessionIdleTimeoutMs.default),
+  permissionPolicy: PermissionPolicy.default(S.permissionPolicy.default),
+  consensusQuorum: int(S.consensusQuorum).optional(),
+  restoreAskUserQuestion: z.boolean().default(S.restoreAskUserQuestion.default),
+  experimentalLsp: z.boolean().default(S.experimentalLsp.default),
   /**
    * Start the workspace's ACP child as soon as the daemon listens, so the first session request (typically the
    * load that re-asks a question after a crash) does not pay for spawning and initializing it.

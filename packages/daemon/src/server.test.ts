@@ -160,6 +160,17 @@ describe("startDaemon", () => {
     await events.body?.cancel();
   });
 
+  it("caps nothing with --max-connections 0", async () => {
+    const { daemon } = await start({ maxConnections: 0 });
+    const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
+    const streams = await Promise.all(
+      Array.from({ length: 5 }, () => fetch(`${daemon.url}/session/${session.sessionId}/events`)),
+    );
+    expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await fetch(`${daemon.url}/health`, { headers: { Connection: "close" } })).status).toBe(200);
+    await Promise.all(streams.map((s) => s.body?.cancel()));
+  });
+
   it("releases an SSE subscription when the client disconnects", async () => {
     const { daemon } = await start();
     const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));

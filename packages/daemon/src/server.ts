@@ -133,7 +133,8 @@ async function configureDaemon(
   });
   const early = bound ?? (await listenEarly({ port: options.port, hostname: options.hostname }));
   const { server } = early;
-  server.maxConnections = options.maxConnections;
+  // 0 = no cap: Node's own default (a 0 there would refuse every connection).
+  if (options.maxConnections > 0) server.maxConnections = options.maxConnections;
   early.ready(getRequestListener(app.fetch, { hostname: options.hostname }));
   startup.listeningMs = round(performance.now() - t0);
   const address = server.address() as AddressInfo;

@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import { listenEarly, spawnChildChannel } from "@qwen-daemon/daemon/boot";
 import { acpChildExtraArgs } from "../acp-child-extra-args.js";
 import type { ServeFlags } from "../serve-flags.js";
+import { daemonOptionsFromFlags } from "../serve-options.js";
 import { tuneDaemonHeap } from "./daemon-heap.js";
 
 export class UsageError extends Error {
@@ -83,30 +84,14 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   const { startDaemon, installSignalHandlers, describeModelProvider, createModelProvider } = daemonModule;
   // From here on the daemon owns `bound`, and closes it if it fails to start.
   const daemon = await startDaemon(
-    {
-      port: flags.port,
-      hostname: flags.hostname,
-      token: flags.token,
-      requireAuth: flags.requireAuth,
-      allowOrigins: flags.allowOrigin,
+    daemonOptionsFromFlags(flags, {
       workspace,
-      maxSessions: flags.maxSessions,
-      maxPendingPromptsPerSession: flags.maxPendingPromptsPerSession,
-      maxConnections: flags.maxConnections,
-      eventRingSize: flags.eventRingSize,
-      permissionResponseTimeoutMs: flags.permissionResponseTimeoutMs,
-      sessionIdleTimeoutMs: flags.sessionIdleTimeoutMs,
-      permissionPolicy: flags.permissionPolicy,
-      consensusQuorum: flags.consensusQuorum,
-      restoreAskUserQuestion: flags.restoreAskUserQuestion,
-      experimentalLsp: flags.experimentalLsp,
-      warmChild: true,
       childCommand,
       childExtraArgs,
       qwenHome,
       webRoot: web,
       log: (line: string) => process.stderr.write(`${line}\n`),
-    },
+    }),
     { bound, prespawnedChild },
   );
   installSignalHandlers(daemon);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DAEMON_OPTION_SPECS, PERMISSION_POLICIES } from "../option-specs.js";
 
 /**
  * Who may answer a permission request (`--permission-policy`):
@@ -7,10 +8,10 @@ import { z } from "zod";
  * - `consensus`: a quorum of the clients attached when the request was issued;
  * - `local-only`: only votes arriving over a loopback socket.
  */
-export const PermissionPolicy = z.enum(["first-responder", "designated", "consensus", "local-only"]);
+export const PermissionPolicy = z.enum(PERMISSION_POLICIES);
 export type PermissionPolicy = z.infer<typeof PermissionPolicy>;
 
-export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = "first-responder";
+export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = DAEMON_OPTION_SPECS.permissionPolicy.default;
 
 /** Why a policy refused a vote (the only two values clients of the reference accept). */
 export type ForbiddenReason = "designated_mismatch" | "remote_not_allowed";

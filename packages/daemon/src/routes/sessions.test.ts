@@ -112,6 +112,14 @@ describe("POST /session", () => {
     });
   });
 
+  it("takes any number of sessions with --max-sessions 0 (no cap)", async () => {
+    const d = createTestDaemon({ maxSessions: 0 });
+    for (let i = 0; i < 40; i++) {
+      const res = await d.request("POST", "/session", { body: { sessionScope: "thread" } });
+      expect(res.status).toBe(200);
+    }
+  });
+
   it("answers 503 agent_unavailable when the child cannot initialize", async () => {
     const d = createTestDaemon({ agent: { failInitialize: true } });
     const res = await d.request("POST", "/session", { body: {} });

@@ -72,6 +72,13 @@ describe("PromptQueue", () => {
     }
   });
 
+  it("a bound of 0 is no cap (--max-pending-prompts-per-session 0)", () => {
+    const h = harness(0);
+    for (let i = 0; i < 50; i++) h.admit(`p${i}`);
+    expect(h.queue.pendingCount).toBe(50);
+    expect(h.runs.map((r) => r.entry.promptId)).toEqual(["p0"]);
+  });
+
   it("cancelActive publishes prompt_cancelled once and interrupts; false when idle", async () => {
     const h = harness();
     expect(h.queue.cancelActive()).toBe(false);

@@ -50,6 +50,7 @@ export type TurnOutcome =
 
 export interface PromptQueueHost {
   readonly sessionId: string;
+  /** Running + queued prompts allowed; 0 = no cap. */
   readonly maxPending: number;
   readonly clock: Clock;
   publish(type: string, data: Record<string, unknown>, extra?: DaemonEventExtra): void;
@@ -102,7 +103,8 @@ export class PromptQueue {
   admit(a: PromptAdmission): QueuedPrompt {
     if (this.#closed) throw new Error(`prompt queue of session ${this.#host.sessionId} is closed`);
     const { maxPending, sessionId } = this.#host;
-    if (this.pendingCount >= maxPending) throw promptQueueFull(sessionId, maxPending, this.pendingCount);
+    if (maxPending > 0 && this.pendingCount >= maxPending)
+      throw promptQueueFull(sessionId, maxPending, this.pendingCount);
     const entry: QueuedPrompt = {
       promptId: a.promptId,
       kind: a.kind,

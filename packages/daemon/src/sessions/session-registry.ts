@@ -5,6 +5,7 @@ import { sessionLimitExceeded } from "../http/errors.js";
 import type { LiveSession } from "./live-session.js";
 
 export class SessionRegistry {
+  /** 0 = no cap. */
   readonly maxSessions: number;
   readonly #live = new Map<string, LiveSession>();
   readonly #loading = new Map<string, LiveSession>();
@@ -48,7 +49,7 @@ export class SessionRegistry {
   /** Takes one admission slot or throws 503 `session_limit_exceeded`; returns its release. */
   reserve(): () => void {
     // A session being created or loaded holds its reservation until it is live, so it counts once.
-    if (this.#live.size + this.#reserved >= this.maxSessions) {
+    if (this.maxSessions > 0 && this.#live.size + this.#reserved >= this.maxSessions) {
       throw sessionLimitExceeded(this.maxSessions);
     }
     this.#reserved += 1;

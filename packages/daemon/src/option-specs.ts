@@ -1,0 +1,227 @@
+// The daemon's tunable options as plain data: name, `qwen serve` flag, type, default, limits and help.
+// This table is the one place they are written. The daemon's schema (options.ts) takes its bounds and
+// defaults from it, and the cli builds `qwen serve`'s flags, environment fallbacks and help text from it,
+// so a limit or a default cannot differ between the two. It imports nothing: the cli's fast path reads it
+// before the socket is bound, when nothing heavy (zod, Hono) may load yet.
+//
+// To add an option: one row here and one line in `DaemonOptions` (options.ts). `qwen serve` then has the
+// flag, its `QWEN_SERVE_<FLAG>` variable and its help, and passes the value through; the edge-value test
+// in the cli (serve-options.test.ts) walks it through both parsers.
+
+/** Node's timers fire at once for delays above this (2^31 - 1 ms, ~24.8 days), so no timeout may exceed it. */
+export const MAX_TIMER_MS = 2_147_483_647;
+/** Counts with no natural ceiling accept any integer JavaScript holds exactly. */
+const ANY_COUNT = Number.MAX_SAFE_INTEGER;
+
+interface SpecBase {
+  /** The `qwen serve --<flag>` name, without dashes. */
+  flag: string;
+  /** One line of help. */
+  description: string;
+  /** Environment names read before `QWEN_SERVE_<FLAG>`. */
+  env?: readonly string[];
+  /** No environment fallback at all (restore is switched on by the command line only). */
+  noEnv?: boolean;
+  /** How help describes the default when there is no fixed value (e.g. "the current directory"). */
+  defaultText?: string;
+}
+
+export interface IntOptionSpec extends SpecBase {
+  type: "int";
+  default?: number;
+  /** Inclusive bounds. */
+  min: number;
+  max: number;
+  /** What 0 means, when 0 is allowed and is not a plain number (e.g. "no cap"). */
+  zero?: string;
+}
+export interface BoolOptionSpec extends SpecBase {
+  type: "bool";
+  default: boolean;
+}
+export interface StringOptionSpec extends SpecBase {
+  type: "string";
+  default?: string;
+}
+/** A repeatable flag; its environment variable holds a comma-separated list. Items are non-empty. */
+export interface ListOptionSpec extends SpecBase {
+  type: "list";
+}
+export interface ChoiceOptionSpec extends SpecBase {
+  type: "choice";
+  choices: readonly string[];
+  default?: string;
+}
+
+export type OptionSpec =
+  | IntOptionSpec
+  | BoolOptionSpec
+  | StringOptionSpec
+  | ListOptionSpec
+  | ChoiceOptionSpec;
+
+export const PERMISSION_POLICIES = ["first-responder", "designated", "consensus", "local-only"] as const;
+
+export const DAEMON_OPTION_SPECS = {
+  port: {
+    type: "int",
+    flag: "port",
+    default: 4170,
+    min: 0,
+    max: 65_535,
+    zero: "an ephemeral port",
+    description: "TCP port to listen on",
+  },
+  hostname: {
+    type: "string",
+    flag: "hostname",
+    default: "127.0.0.1",
+    description: "Interface to bind; a non-loopback bind needs a token (one is generated if none is given)",
+  },
+  token: {
+    type: "string",
+    flag: "token",
+    env: ["QWEN_SERVER_TOKEN"],
+    description: "Bearer token (prefer the QWEN_SERVER_TOKEN variable: other users can read a command line)",
+  },
+  requireAuth: {
+    type: "bool",
+    flag: "require-auth",
+    default: false,
+    description: "Demand the token on loopback binds too",
+  },
+  allowOrigins: {
+    type: "list",
+    flag: "allow-origin",
+    description: "Browser origin allowed to call the daemon, or * for any (repeatable)",
+  },
+  workspace: {
+    type: "string",
+    flag: "workspace",
+    defaultText: "the current directory",
+    description: "Absolute path of the one workspace this daemon serves",
+  },
+  maxSessions: {
+    type: "int",
+    flag: "max-sessions",
+    default: 32,
+    min: 0,
+    max: ANY_COUNT,
+    zero: "no cap",
+    description: "Live sessions at once; more get 503 session_limit_exceeded",
+  },
+  maxPendingPromptsPerSession: {
+    type: "int",
+    flag: "max-pending-prompts-per-session",
+    default: 5,
+    min: 0,
+    max: ANY_COUNT,
+    zero: "no cap",
+    description: "Running + queued prompts per session; more get 503 prompt_queue_full",
+  },
+  maxConnections: {
+    type: "int",
+    flag: "max-connections",
+    default: 256,
+    min: 0,
+    max: ANY_COUNT,
+    zero: "no cap",
+    description: "Open TCP connections at once; more are dropped when accepted",
+  },
+  eventRingSize: {
+    type: "int",
+    flag: "event-ring-size",
+    default: 8000,
+    min: 1,
+    max: 1_000_000,
+    description: "Events per session kept for SSE replay (Last-Event-ID)",
+  },
+  permissionResponseTimeoutMs: {
+    type: "int",
+    flag: "permission-response-timeout-ms",
+    default: 0,
+    min: 0,
+    max: MAX_TIMER_MS,
+    zero: "wait forever",
+    description: "How long a tool permission or question waits for an answer, in ms",
+  },
+  sessionIdleTimeoutMs: {
+    type: "int",
+    flag: "session-idle-timeout-ms",
+    default: 1_800_000,
+    min: 0,
+    max: MAX_TIMER_MS,
+    zero: "never",
+    description: "Close live sessions idle this long (no client, no subscriber, no work), in ms",
+  },
+  permissionPolicy: {
+    type: "choice",
+    flag: "permission-policy",
+    choices: PERMISSION_POLICIES,
+    default: "first-responder",
+    description: "Who may answer permission requests",
+  },
+  consensusQuorum: {
+    type: "int",
+    flag: "consensus-quorum",
+    min: 1,
+    max: ANY_COUNT,
+    defaultText: "a majority of the clients attached when the request is made",
+    description: "Votes needed under the consensus policy",
+  },
+  experimentalLsp: {
+    type: "bool",
+    flag: "experimental-lsp",
+    default: false,
+    description: "Forward the LSP opt-in to the agent processes",
+  },
+  restoreAskUserQuestion: {
+    type: "bool",
+    flag: "restore-ask-user-question",
+    default: false,
+    noEnv: true,
+    description:
+      "Ask a question again when a session whose question was left unanswered is loaded or resumed",
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+export type DaemonOptionKey = keyof typeof DAEMON_OPTION_SPECS;
+
+/** The value type a spec holds: `number` for int, the union of choices for choice, and so on. */
+export type OptionValue<S> = S extends { type: "int" }
+  ? number
+  : S extends { type: "bool" }
+    ? boolean
+    : S extends { type: "list" }
+      ? string[]
+      : S extends { type: "choice"; choices: readonly (infer C)[] }
+        ? C
+        : string;
+
+type Given<S> = S extends { default: unknown } ? true : S extends { type: "list" } ? true : false;
+
+/** The values of a table of specs: options with a default (or a list) always hold one, the rest may not. */
+export type OptionValues<T extends Record<string, OptionSpec>> = {
+  -readonly [K in keyof T as Given<T[K]> extends true ? K : never]: OptionValue<T[K]>;
+} & {
+  -readonly [K in keyof T as Given<T[K]> extends true ? never : K]?: OptionValue<T[K]>;
+};
+
+/** Why `value` is out of the spec's bounds, or undefined when it is fine (ints only; see checkOption). */
+export function intProblem(spec: IntOptionSpec, value: number): string | undefined {
+  if (!Number.isSafeInteger(value)) return "must be an integer";
+  if (value < spec.min || value > spec.max) return `must be ${rangeText(spec)}, got ${value}`;
+  return undefined;
+}
+
+/** The accepted range in words: "0 to 65535", "at least 1". */
+export function rangeText(spec: IntOptionSpec): string {
+  return spec.max >= ANY_COUNT ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`;
+}
+
+/** The default as help shows it, or undefined when there is none worth showing. */
+export function defaultText(spec: OptionSpec): string | undefined {
+  if (spec.defaultText !== undefined) return spec.defaultText;
+  if (!("default" in spec) || spec.default === undefined) return undefined;
+  return String(spec.default);
+}
