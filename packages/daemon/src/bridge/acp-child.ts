@@ -52,6 +52,8 @@ export class AcpChild {
   readonly died: Promise<ChildDeath>;
   readonly #connection: acp.ClientConnection;
   #dead: ChildDeath | undefined;
+  /** Rejecters of the requests in flight, told once if the child dies before answering them. */
+  readonly #inFlight = new Set<(death: ChildDeath) => void>();
   #agentCapabilities: acp.AgentCapabilities | undefined;
 
   constructor(channel: ChildChannel, handlers: ChildHandlers, now: () => number = Date.now) {
@@ -90,6 +92,8 @@ export class AcpChild {
     );
     this.died = Promise.race([exited, closed]).then((death) => {
       this.#dead = death;
+      for (const reject of this.#inFlight) reject(death);
+      this.#inFlight.clear();
       return death;
     });
   }
@@ -192,12 +196,17 @@ export class AcpChild {
   }
 
   // A request to a dead child would otherwise hang or fail with a transport error that names nothing.
+  // Each request registers its rejecter while in flight and removes it once answered: a reaction added to
+  // `died` instead could never be removed, and would keep every request (the prompt's content with it) for
+  // as long as the child lives.
   async #call<T>(send: () => Promise<T>): Promise<T> {
     if (this.#dead !== undefined) throw new ChildGoneError(this.#dead);
     return new Promise<T>((resolve, reject) => {
-      // `died` never rejects and a settled promise ignores later calls, so no rejection is left dangling.
-      void this.died.then((death) => reject(new ChildGoneError(death)));
-      send().then(resolve, reject);
+      const onDeath = (death: ChildDeath) => reject(new ChildGoneError(death));
+      this.#inFlight.add(onDeath);
+      send()
+        .then(resolve, reject)
+        .finally(() => this.#inFlight.delete(onDeath));
     });
   }
 }
