@@ -116,3 +116,27 @@ describe("GET /session/:id/events", () => {
     expect(frames.at(-1)?.event).toBe("session_closed");
   });
 });
+
+describe("HEAD /session/:id/events", () => {
+  it("answers the stream's headers without subscribing, so HEADs never use up the subscriber slots", async () => {
+    const { d, sessionId } = await sessionWithEvents(1);
+    const bus = d.service.require(sessionId).bus;
+    for (let i = 0; i < bus.maxSubscribers + 6; i += 1) {
+      const head = await d.request("HEAD", `/session/${sessionId}/events`);
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-type")).toBe("text/event-stream");
+      expect(head.headers.get("X-Qwen-Event-Epoch")).toBe(bus.epoch);
+      expect(head.body).toBeNull();
+    }
+    expect(bus.subscriberCount).toBe(0);
+    const get = await d.request("GET", `/session/${sessionId}/events`);
+    expect(get.status).toBe(200);
+    await get.body?.cancel();
+  });
+
+  it("is 404 for an unknown session and 400 for a bad maxQueued, like GET", async () => {
+    const { d, sessionId } = await sessionWithEvents(0);
+    expect((await d.request("HEAD", "/session/nope/events")).status).toBe(404);
+    expect((await d.request("HEAD", `/session/${sessionId}/events?maxQueued=1`)).status).toBe(400);
+  });
+});

@@ -8,6 +8,7 @@ import { SubscriberLimitExceededError } from "../events/event-bus.js";
 import { MAX_MAX_QUEUED, MIN_MAX_QUEUED } from "../events/index.js";
 import { streamEvents } from "../events/sse.js";
 import { invalidMaxQueued, subscriberLimitExceeded } from "../http/errors.js";
+import type { LiveSession } from "../sessions/live-session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { sessionIdOf } from "./request.js";
 
@@ -19,6 +20,9 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
     const maxQueued = parseMaxQueued(c.req.query("maxQueued"));
     const lastEventId = parseLastEventId(c.req.header("last-event-id"));
     const epoch = parseEpoch(c.req.header("x-qwen-event-epoch"));
+    // Hono answers HEAD by running this handler and dropping the body it returns; a stream dropped unread
+    // is never cancelled, so its subscription would hold one of the session's slots forever.
+    if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: sseHeaders(session) });
     let body: ReadableStream<Uint8Array>;
     try {
       body = streamEvents({
@@ -39,18 +43,19 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
         throw subscriberLimitExceeded(error.message, error.limit);
       throw error;
     }
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "Content-Type": "text/event-stream",
-        "Cache-Control": "no-cache, no-transform",
-        Connection: "keep-alive",
-        "X-Accel-Buffering": "no",
-        "X-Qwen-Event-Epoch": session.bus.epoch,
-        "X-Qwen-SSE-Stream-Id": randomUUID(),
-      },
-    });
+    return new Response(body, { status: 200, headers: sseHeaders(session) });
   });
+}
+
+function sseHeaders(session: LiveSession): Record<string, string> {
+  return {
+    "Content-Type": "text/event-stream",
+    "Cache-Control": "no-cache, no-transform",
+    Connection: "keep-alive",
+    "X-Accel-Buffering": "no",
+    "X-Qwen-Event-Epoch": session.bus.epoch,
+    "X-Qwen-SSE-Stream-Id": randomUUID(),
+  };
 }
 
 export function parseMaxQueued(raw: string | undefined): number | undefined {
