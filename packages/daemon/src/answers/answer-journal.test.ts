@@ -44,7 +44,7 @@ describe("fileAnswerJournal", () => {
     expect(path).toBe(join(root, "projects", "-work-project", "chats", "s-1.answers.jsonl"));
     expect(readFileSync(path, "utf8").split("\n")).toHaveLength(3); // two lines + the final newline
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(await journal.read(cwd, "s-1")).toEqual([
+    expect((await journal.read(cwd, "s-1")).entries).toEqual([
       answer(),
       answer({ requestId: "r2", outcome: { outcome: "cancelled" }, answers: undefined }),
     ]);
@@ -53,10 +53,10 @@ describe("fileAnswerJournal", () => {
   it("reads no journal as empty, and keeps sessions apart", async () => {
     const root = home();
     const journal = fileAnswerJournal(root);
-    expect(await journal.read(cwd, "s-1")).toEqual([]);
+    expect((await journal.read(cwd, "s-1")).entries).toEqual([]);
     await journal.append(cwd, answer({ sessionId: "s-2" }));
-    expect(await journal.read(cwd, "s-1")).toEqual([]);
-    expect(await journal.read(cwd, "s-2")).toHaveLength(1);
+    expect((await journal.read(cwd, "s-1")).entries).toEqual([]);
+    expect((await journal.read(cwd, "s-2")).entries).toHaveLength(1);
   });
 
   it("tolerates a torn last line and writes the next entry on a line of its own", async () => {
@@ -65,9 +65,9 @@ describe("fileAnswerJournal", () => {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(answer())}\n{"v":1,"type":"answ`);
     const journal = fileAnswerJournal(root);
-    expect(await journal.read(cwd, "s-1")).toEqual([answer()]);
+    expect(await journal.read(cwd, "s-1")).toEqual({ entries: [answer()], corruptLines: 0, tornTail: true });
     await journal.append(cwd, answer({ requestId: "r2" }));
-    expect(await journal.read(cwd, "s-1")).toEqual([answer(), answer({ requestId: "r2" })]);
+    expect((await journal.read(cwd, "s-1")).entries).toEqual([answer(), answer({ requestId: "r2" })]);
   });
 
   it("concurrent appends to one file each land on a whole line", async () => {
@@ -76,7 +76,7 @@ describe("fileAnswerJournal", () => {
     await Promise.all(
       Array.from({ length: 20 }, (_, i) => journal.append(cwd, answer({ requestId: `r${i}` }))),
     );
-    const ids = (await journal.read(cwd, "s-1")).map((e) => e.requestId);
+    const ids = (await journal.read(cwd, "s-1")).entries.map((e) => e.requestId);
     expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => `r${i}`));
   });
 
@@ -85,7 +85,7 @@ describe("fileAnswerJournal", () => {
     const journal = fileAnswerJournal(root);
     for (const sessionId of ["../escape", "a/b", "..", "x.ledger", "x.answers"]) {
       await expect(journal.append(cwd, answer({ sessionId }))).rejects.toThrow(/Invalid session id/);
-      expect(await journal.read(cwd, sessionId)).toEqual([]);
+      expect((await journal.read(cwd, sessionId)).entries).toEqual([]);
     }
     await expect(journal.append(cwd, { ...answer(), toolCallId: "" })).rejects.toThrow();
     await expect(journal.append("relative/cwd", answer())).rejects.toThrow(/absolute/);
@@ -127,7 +127,7 @@ describe("memoryAnswerJournal", () => {
     const journal = memoryAnswerJournal();
     await journal.append(cwd, answer());
     await expect(journal.append(cwd, { ...answer(), requestId: "" })).rejects.toThrow();
-    expect(await journal.read(cwd, "s-1")).toEqual([answer()]);
-    expect(await journal.read(cwd, "other")).toEqual([]);
+    expect((await journal.read(cwd, "s-1")).entries).toEqual([answer()]);
+    expect((await journal.read(cwd, "other")).entries).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // acknowledges an answer only once it is on disk; reads never fail on a torn last line.
 import { readFile } from "node:fs/promises";
 import { answersPath, isValidSessionId, TranscriptWriter } from "@qwen-daemon/core";
-import { JournalEntry, parseAnswerJournal } from "./answer-record.js";
+import { JournalEntry, type JournalRead, parseAnswerJournal } from "./answer-record.js";
 import { KeyedSerializer } from "./keyed-serializer.js";
 
 export interface AnswerJournal {
@@ -12,8 +12,8 @@ export interface AnswerJournal {
    * it cannot be made durable (or the entry or its session id is invalid): the caller must not acknowledge.
    */
   append(cwd: string, entry: JournalEntry): Promise<void>;
-  /** The session's entries in file order; [] when there is no journal or the session id is not valid. */
-  read(cwd: string, sessionId: string): Promise<JournalEntry[]>;
+  /** The session's entries in file order (none when there is no journal or the session id is not valid). */
+  read(cwd: string, sessionId: string): Promise<JournalRead>;
 }
 
 export function fileAnswerJournal(qwenHome: string): AnswerJournal {
@@ -34,12 +34,12 @@ export function fileAnswerJournal(qwenHome: string): AnswerJournal {
       });
     },
     async read(cwd, sessionId) {
-      if (!isValidSessionId(sessionId)) return [];
+      if (!isValidSessionId(sessionId)) return emptyRead();
       let text: string;
       try {
         text = await readFile(answersPath(qwenHome, cwd, sessionId), "utf8");
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyRead();
         throw error;
       }
       return parseAnswerJournal(text);
@@ -56,7 +56,11 @@ export function memoryAnswerJournal(): AnswerJournal & { readonly entries: Journ
       entries.push(JournalEntry.parse(entry));
     },
     async read(_cwd, sessionId) {
-      return entries.filter((e) => e.sessionId === sessionId);
+      return { ...emptyRead(), entries: entries.filter((e) => e.sessionId === sessionId) };
     },
   };
+}
+
+function emptyRead(): JournalRead {
+  return { entries: [], corruptLines: 0, tornTail: false };
 }

@@ -23,10 +23,14 @@ describe("parseAnswerJournal", () => {
       at: "x",
     };
     const text = `${JSON.stringify(answer)}\n${JSON.stringify(withdrawn)}\n`;
-    expect(parseAnswerJournal(text)).toEqual([answer, withdrawn]);
+    expect(parseAnswerJournal(text)).toEqual({
+      entries: [answer, withdrawn],
+      corruptLines: 0,
+      tornTail: false,
+    });
   });
 
-  it("tolerates a torn last line, blank lines and corrupt or foreign lines", () => {
+  it("skips a torn last line, blank lines and corrupt or foreign lines, and counts the corrupt ones", () => {
     const second = { ...answer, requestId: "r2" };
     const text = [
       JSON.stringify(answer),
@@ -38,10 +42,18 @@ describe("parseAnswerJournal", () => {
       JSON.stringify(second),
       '{"v":1,"type":"answer","sessionId":"s1","toolC', // torn by a crash mid-write
     ].join("\n");
-    expect(parseAnswerJournal(text)).toEqual([answer, second]);
+    expect(parseAnswerJournal(text)).toEqual({ entries: [answer, second], corruptLines: 4, tornTail: true });
+  });
+
+  it("a corrupt line that ends in a newline is damage, not a torn tail", () => {
+    expect(parseAnswerJournal(`${JSON.stringify(answer)}\nnot json\n`)).toEqual({
+      entries: [answer],
+      corruptLines: 1,
+      tornTail: false,
+    });
   });
 
   it("an empty file has no entries", () => {
-    expect(parseAnswerJournal("")).toEqual([]);
+    expect(parseAnswerJournal("")).toEqual({ entries: [], corruptLines: 0, tornTail: false });
   });
 });

@@ -37,22 +37,36 @@ export type WithdrawnEntry = z.infer<typeof WithdrawnEntry>;
 export const JournalEntry = z.discriminatedUnion("type", [AnswerEntry, WithdrawnEntry]);
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
+/** A journal as read: its entries, and what was skipped to get them. */
+export type JournalRead = {
+  entries: JournalEntry[];
+  /** Whole lines that were not JSON or not an entry: damage, which the reader reports. */
+  corruptLines: number;
+  /** The file ended in a line cut short by a crash mid-write (expected after a crash, not damage). */
+  tornTail: boolean;
+};
+
 /**
- * The entries of a journal file's text, in file order. Blank lines, lines that are not JSON (a torn last
- * line left by a crash mid-write) and lines of another shape are skipped: one bad line never hides the rest.
+ * The entries of a journal file's text, in file order. Blank lines are ignored; lines that are not JSON or of
+ * another shape are skipped and counted, so one bad line never hides the rest and never goes unnoticed.
  */
-export function parseAnswerJournal(text: string): JournalEntry[] {
-  const entries: JournalEntry[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
+export function parseAnswerJournal(text: string): JournalRead {
+  const read: JournalRead = { entries: [], corruptLines: 0, tornTail: false };
+  const lines = text.split("\n");
+  lines.forEach((line, index) => {
+    if (line.trim() === "") return;
+    const last = index === lines.length - 1; // no newline after it
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      continue;
+      if (last) read.tornTail = true;
+      else read.corruptLines += 1;
+      return;
     }
     const parsed = JournalEntry.safeParse(value);
-    if (parsed.success) entries.push(parsed.data);
-  }
-  return entries;
+    if (parsed.success) read.entries.push(parsed.data);
+    else read.corruptLines += 1;
+  });
+  return read;
 }

@@ -17,11 +17,12 @@ export const internalError = () => new HttpError(500, { error: "Internal server 
 export const sessionNotFound = (sessionId: string) =>
   new HttpError(404, { error: `No session with id "${sessionId}"`, code: "session_not_found", sessionId });
 
-export const invalidSessionId = (sessionId: string) =>
+/** `sessionId` is echoed (cut to 200 characters) only when it is a string: a JSON body may hold anything there. */
+export const invalidSessionId = (sessionId: unknown) =>
   new HttpError(400, {
     error: "Invalid session id: expected 1-128 characters of [A-Za-z0-9._-]",
     code: "invalid_session_id",
-    sessionId: sessionId.slice(0, 200),
+    ...(typeof sessionId === "string" ? { sessionId: sessionId.slice(0, 200) } : {}),
   });
 
 export const malformedClientId = () =>

@@ -1,4 +1,5 @@
-// Whether a request's policy lets this voter answer it: the reason it does not, or undefined.
+// Whether a request's policy lets this voter answer it: the reason it does not, or undefined. Fails closed:
+// a policy without a case here refuses every vote, and the `never` below makes the compiler reject it first.
 
 import { isLoopbackAddress } from "./loopback.js";
 import type { PendingEntry } from "./pending-request.js";
@@ -20,5 +21,13 @@ export function policyRefusal(entry: PendingEntry, v: PermissionVote): Forbidden
       return entry.tally.mayVote(v.clientId) ? undefined : "designated_mismatch";
     case "local-only":
       return isLoopbackAddress(v.remoteAddress) ? undefined : "remote_not_allowed";
+    default: {
+      // A new PermissionPolicy value without a case above does not compile here.
+      const unhandled: never = entry.policy;
+      void unhandled;
+      // Of the two reasons clients know, the one that says "not you": nobody may answer under a policy
+      // this code cannot judge.
+      return "designated_mismatch";
+    }
   }
 }

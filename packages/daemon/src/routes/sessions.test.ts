@@ -83,6 +83,19 @@ describe("POST /session", () => {
     expect((await invalid.json()).code).toBe("invalid_session_id");
   });
 
+  it("a requested session id that is not a string is 400 invalid_session_id, whatever it holds", async () => {
+    const d = createTestDaemon();
+    for (const sessionId of [{ toString: 1 }, { toString: "x", valueOf: 2 }, [1, 2], 12, true, null, {}]) {
+      const res = await d.request("POST", "/session", { body: { sessionId } });
+      expect(res.status, JSON.stringify(sessionId)).toBe(400);
+      expect(await res.json()).toEqual({
+        error: "Invalid session id: expected 1-128 characters of [A-Za-z0-9._-]",
+        code: "invalid_session_id",
+      });
+    }
+    expect(d.agent.callsOf("session/new")).toHaveLength(0);
+  });
+
   it("answers 409 for a requested id that exists only on disk", async () => {
     const d = createTestDaemon({
       store: {

@@ -2,6 +2,7 @@
 // already answered it (the daemon acknowledged and journaled the answer, then everything died before the
 // child wrote the tool result), the re-hung request is resolved from the journal instead of asking again.
 import type { AnswerJournal } from "../answers/answer-journal.js";
+import type { JournalHealth } from "../answers/journal-health.js";
 import {
   decisionOf,
   findJournaledAnswer,
@@ -19,6 +20,8 @@ export type AnswerReplayDeps = {
   store: SessionStore;
   mediator: PermissionMediator;
   log: (line: string) => void;
+  /** Where damaged journal lines are counted (for `/daemon/status`). */
+  health: JournalHealth;
 };
 
 /** A re-hung call is the transcript's last model entry, so a short tail holds it; longer reads are the fallback. */
@@ -39,7 +42,14 @@ export async function replayJournaledAnswer(
   if (toolCallId === undefined) return false;
   let lookup: ReturnType<typeof findJournaledAnswer>;
   try {
-    const entries = await deps.journal.read(cwd, sessionId);
+    const read = await deps.journal.read(cwd, sessionId);
+    const damage = deps.health.note(sessionId, read);
+    if (damage !== undefined && damage.corruptLines > 0) {
+      deps.log(
+        `qwen serve: answer journal of ${sessionId} has ${damage.corruptLines} corrupt line(s); they were skipped`,
+      );
+    }
+    const { entries } = read;
     if (!entries.some((e) => e.type === "answer" && e.toolCallId === toolCallId)) return false;
     let transcript = await deps.store.readRecords(cwd, sessionId, TRANSCRIPT_TAIL_RECORDS);
     if (transcript?.length === TRANSCRIPT_TAIL_RECORDS && !transcriptHoldsCall(transcript, toolCallId)) {

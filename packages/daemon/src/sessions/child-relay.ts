@@ -4,6 +4,7 @@
 // child re-hangs in a restore prompt may be answered at once from the answer journal (guarantee 5).
 import { randomUUID } from "node:crypto";
 import type { AnswerJournal } from "../answers/answer-journal.js";
+import type { JournalHealth } from "../answers/journal-health.js";
 import { isUserQuestion } from "../answers/journaled-answer.js";
 import type { PermissionRequestParams, PermissionResponse } from "../bridge/acp-child.js";
 import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
@@ -23,7 +24,7 @@ export type ChildRelayDeps = {
   log: (line: string) => void;
   newId?: () => string;
   /** Where re-hung questions look for answers given before a restart. */
-  answers?: { journal: AnswerJournal; store: SessionStore };
+  answers?: { journal: AnswerJournal; store: SessionStore; health: JournalHealth };
 };
 
 export function relaySessionUpdate(

@@ -7,6 +7,10 @@ import { PromptQueue } from "./prompt-queue.js";
 import type { SessionContext } from "./session-context.js";
 import { turnHost } from "./turn-host.js";
 
+function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 export function newLiveSession(
   ctx: SessionContext,
   sessionId: string,
@@ -32,6 +36,7 @@ export function newLiveSession(
     maxPending: ctx.options.maxPendingPromptsPerSession,
     clock,
     publish: (type, data, extra) => session.bus.publish(type, data, extra),
+    reportError: (error, context) => log(`qwen serve: ${context}: ${describeError(error)}`),
     ...turnHost(session, { mediator: ctx.mediator, clock, log }),
   });
   return session;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../events/manual-clock.js";
 import { HttpError } from "../http/http-error.js";
-import { PromptQueue, type QueuedPrompt, type TurnOutcome } from "./prompt-queue.js";
+import { DISPATCH_FAILED_CODE, PromptQueue, type QueuedPrompt, type TurnOutcome } from "./prompt-queue.js";
 
 function harness(maxPending = 3) {
   const clock = new ManualClock(0);
@@ -17,6 +17,9 @@ function harness(maxPending = 3) {
     dispatch: (entry) => new Promise((resolve) => runs.push({ entry, finish: resolve })),
     interrupt: (entry) => interrupted.push(entry.promptId),
     onTurnEnd: (entry) => ended.push(entry.promptId),
+    reportError: (error) => {
+      throw error;
+    },
   });
   const admit = (promptId: string, deadlineMs?: number) =>
     queue.admit({ promptId, kind: "user", text: promptId, prompt: [], meta: {}, deadlineMs });
@@ -128,5 +131,39 @@ describe("PromptQueue", () => {
     await h.settle();
     expect(types(h.events).filter((t) => t.startsWith("turn_complete"))).toEqual([]);
     expect(h.ended).toEqual(["a", "b"]);
+  });
+});
+
+describe("PromptQueue with a dispatch that fails", () => {
+  it("a dispatch that rejects ends its prompt with turn_error, is reported, and the next prompt runs", async () => {
+    const events: string[] = [];
+    const reported: string[] = [];
+    let calls = 0;
+    const queue = new PromptQueue({
+      sessionId: "s",
+      maxPending: 3,
+      clock: new ManualClock(0),
+      publish: (type, data) => events.push(`${type}:${data.promptId}:${data.code ?? ""}`),
+      dispatch: async () => {
+        calls += 1;
+        if (calls === 1) throw new TypeError("cannot serialise the echo");
+        return { kind: "complete", stopReason: "end_turn" };
+      },
+      interrupt: () => {},
+      onTurnEnd: () => {},
+      reportError: (error, context) => reported.push(`${context}: ${String(error)}`),
+    });
+    queue.admit({ promptId: "a", kind: "user", text: "a", prompt: [], meta: {} });
+    queue.admit({ promptId: "b", kind: "user", text: "b", prompt: [], meta: {} });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(events).toEqual([
+      "pending_prompt_added:b:",
+      `turn_error:a:${DISPATCH_FAILED_CODE}`,
+      "pending_prompt_started:b:",
+      "turn_complete:b:",
+      "pending_prompt_completed:b:",
+    ]);
+    expect(reported).toEqual(["prompt a of session s failed to run: TypeError: cannot serialise the echo"]);
+    expect(queue.pendingCount).toBe(0);
   });
 });

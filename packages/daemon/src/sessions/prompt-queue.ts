@@ -60,9 +60,13 @@ export interface PromptQueueHost {
   interrupt(entry: QueuedPrompt): void;
   /** A turn ended (for status: last error, updatedAt). */
   onTurnEnd(entry: QueuedPrompt, outcome: TurnOutcome): void;
+  /** A failure the queue recovered from (a dispatch that rejected despite its contract): for the log. */
+  reportError(error: unknown, context: string): void;
 }
 
 export const DEADLINE_EXCEEDED_CODE = "prompt_deadline_exceeded";
+/** `turn_error` code of a prompt whose dispatch failed inside the daemon (a bug, logged with its cause). */
+export const DISPATCH_FAILED_CODE = "prompt_dispatch_failed";
 
 export class PromptQueue {
   readonly #host: PromptQueueHost;
@@ -167,7 +171,21 @@ export class PromptQueue {
     entry.state = "running";
     this.#running = entry;
     if (entry.waited) this.#publish(entry, DaemonEventType.pendingPromptStarted, { text: entry.text });
-    void this.#host.dispatch(entry).then((outcome) => this.#finish(entry, outcome));
+    // A dispatch that rejects anyway must still end its prompt: left running, it would wedge the session.
+    this.#host.dispatch(entry).then(
+      (outcome) => this.#finish(entry, outcome),
+      (error: unknown) => {
+        this.#host.reportError(
+          error,
+          `prompt ${entry.promptId} of session ${this.#host.sessionId} failed to run`,
+        );
+        this.#finish(entry, {
+          kind: "error",
+          message: "The daemon could not run this prompt",
+          code: DISPATCH_FAILED_CODE,
+        });
+      },
+    );
   }
 
   #finish(entry: QueuedPrompt, outcome: TurnOutcome): void {

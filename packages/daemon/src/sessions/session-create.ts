@@ -25,7 +25,7 @@ export async function createSession(
   const scope = parseScope(body.sessionScope);
   const requestedId = body.sessionId;
   if (requestedId !== undefined) {
-    if (typeof requestedId !== "string") throw invalidSessionId(String(requestedId));
+    if (typeof requestedId !== "string") throw invalidSessionId(requestedId);
     assertSessionId(requestedId);
     if (ctx.registry.isTaken(requestedId) || (await ctx.store.get(cwd, requestedId)) !== undefined) {
       throw sessionIdConflict(requestedId);

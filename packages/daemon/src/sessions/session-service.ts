@@ -5,6 +5,7 @@
 // this class builds the shared collaborators once and delegates.
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
+import { JournalHealth } from "../answers/journal-health.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
 import { PermissionMediator, type VoteResult } from "../permission/mediator.js";
@@ -48,6 +49,8 @@ export class SessionService {
   readonly children: ChildSupervisor;
   readonly registry: SessionRegistry;
   readonly store: SessionStore;
+  /** Damaged answer-journal lines seen on restores (shown by `/daemon/status`). */
+  readonly journalHealth = new JournalHealth();
   readonly #o: SessionServiceOptions;
   readonly #ctx: SessionContext;
   /** A "single"-scope create in progress, so concurrent default creates share one session. */
@@ -78,7 +81,7 @@ export class SessionService {
       clock: options.clock,
       log: options.log,
       newId,
-      answers: { journal: options.answerJournal, store: options.store },
+      answers: { journal: options.answerJournal, store: options.store, health: this.journalHealth },
     };
     this.children = new ChildSupervisor({
       workspace: this.workspace,

@@ -22,6 +22,7 @@ export function daemonStatus(
       ids: service.registry.live().map((s) => s.sessionId),
     },
     permissions: { policy: service.mediator.policy, pending: service.mediator.pendingCount },
+    answerJournal: service.journalHealth.snapshot(),
     children: { spawned: service.children.spawnCount, running: service.children.describe() },
     memory: {
       rss: memory.rss,
