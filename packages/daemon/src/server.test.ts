@@ -5,12 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { memoryAnswerJournal } from "./answers/answer-journal.js";
 import { listenEarly } from "./boot/early-server.js";
 import { emptySessionStore } from "./persisted/session-store.js";
-import { type RunningDaemon, startDaemon } from "./server.js";
+import { startDaemon } from "./server.js";
 import { questionRequest } from "./testing/question.js";
 import { ScriptedAgent } from "./testing/scripted-agent.js";
+import { closeSocketDaemons, startSocketDaemon, trackDaemon } from "./testing/socket-daemon.js";
 import { jsonOf, parseSse, waitFor } from "./testing/test-daemon.js";
-
-const running: RunningDaemon[] = [];
 
 /** True while `pid` exists and is not a zombie (an orphan's zombie may linger if init does not reap). */
 function isRunning(pid: number): boolean {
@@ -21,31 +20,9 @@ function isRunning(pid: number): boolean {
     return false;
   }
 }
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((d) => d.close()));
-});
+afterEach(closeSocketDaemons);
 
-async function start(overrides: Record<string, unknown> = {}, agent = new ScriptedAgent()) {
-  const logs: string[] = [];
-  const daemon = await startDaemon(
-    {
-      port: 0,
-      workspace: "/work/test-workspace",
-      childCommand: ["unused"],
-      qwenHome: "/tmp/qwen-home-unused",
-      log: (l) => logs.push(l),
-      ...overrides,
-    },
-    {
-      channelFactory: agent.factory,
-      store: emptySessionStore(),
-      answerJournal: memoryAnswerJournal(),
-      shutdownGraceMs: 2000,
-    },
-  );
-  running.push(daemon);
-  return { daemon, logs, agent };
-}
+const start = startSocketDaemon;
 
 describe("startDaemon", () => {
   it("listens on an ephemeral loopback port and answers /health", async () => {
@@ -87,7 +64,7 @@ describe("startDaemon", () => {
         shutdownGraceMs: 2000,
       },
     );
-    running.push(daemon);
+    trackDaemon(daemon);
     await waitFor(() => daemon.service.children.describe().length === 1, "the prespawned child");
     expect(agent.callsOf("initialize")).toHaveLength(1);
     const res = await fetch(`${daemon.url}/session`, {
@@ -239,7 +216,7 @@ describe("startDaemon on a socket bound early (the cli's fast path)", () => {
     const early = fetch(`${url}/session`, { method: "POST", body: "{}" });
     await new Promise((resolve) => bound.server.once("request", resolve));
     const daemon = await startDaemon({ ...input, port: 0 }, { ...internals(new ScriptedAgent()), bound });
-    running.push(daemon);
+    trackDaemon(daemon);
     expect(daemon.url).toBe(url);
     const created = await early;
     expect(created.status).toBe(200);
@@ -285,7 +262,7 @@ describe("real child process", () => {
       },
       { store: emptySessionStore(), shutdownGraceMs: 2000 },
     );
-    running.push(daemon);
+    trackDaemon(daemon);
     const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
     expect(session.sessionId).toMatch(/^stdio-\d+$/);
     const events = await fetch(`${daemon.url}/session/${session.sessionId}/events`);

@@ -14,6 +14,7 @@ import { type PrespawnedChannel, withPrespawnedChannel } from "./bridge/prespawn
 import { forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 import type { Clock } from "./events/clock.js";
 import { systemClock } from "./events/clock.js";
+import { oneLinePerEntry } from "./http/log-line.js";
 import { isLoopbackHostname } from "./http/loopback-host.js";
 import { startIdleReaper } from "./lifecycle/idle-reaper.js";
 import { gracefulShutdown } from "./lifecycle/shutdown.js";
@@ -81,7 +82,7 @@ async function configureDaemon(
 ): Promise<RunningDaemon> {
   const t0 = performance.now();
   const options = resolveDaemonOptions(input);
-  const { log } = options;
+  const log = oneLinePerEntry(options.log);
   const { bound } = internals;
   if (bound !== undefined && (bound.bind.port !== options.port || bound.bind.hostname !== options.hostname)) {
     throw new Error(

@@ -11,6 +11,9 @@ export const invalidHost = () => new HttpError(403, { error: "Invalid Host heade
 export const originDenied = () => new HttpError(403, { error: "Request denied by CORS policy" });
 export const invalidJson = () => new HttpError(400, { error: "Invalid JSON in request body" });
 export const bodyTooLarge = () => new HttpError(413, { error: "Request body too large (max 10 MB)" });
+/** The body stopped before its end (client gone); the answer most likely reaches nobody. */
+export const requestAborted = () =>
+  new HttpError(400, { error: "Request body was not received completely", code: "request_aborted" });
 export const notFound = () => new HttpError(404, { error: "Not found" });
 export const internalError = () => new HttpError(500, { error: "Internal server error" });
 

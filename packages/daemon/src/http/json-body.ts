@@ -1,5 +1,5 @@
 // JSON request bodies: at most 10 MB (413), malformed -> 400, prototype keys dropped at every depth.
-import { bodyTooLarge, invalidJson } from "./errors.js";
+import { bodyTooLarge, invalidJson, requestAborted } from "./errors.js";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -40,7 +40,15 @@ async function readBodyText(request: Request, maxBytes: number): Promise<string>
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away mid-upload (the stream errors with "aborted"): nobody is left to answer, and it
+      // is no daemon fault to log.
+      throw requestAborted();
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

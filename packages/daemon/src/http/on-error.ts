@@ -3,11 +3,14 @@
 import type { Context } from "hono";
 import { internalError } from "./errors.js";
 import { isHttpError } from "./http-error.js";
+import { oneLine } from "./log-line.js";
 
 export function createErrorHandler(log: (line: string) => void) {
   return function onError(error: Error, c: Context): Response {
     if (isHttpError(error)) return error.getResponse();
-    log(`qwen serve: unhandled error on ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+    // The path as it came, still percent-encoded (`c.req.path` is decoded: %0D%0A would be a line break).
+    const path = new URL(c.req.url).pathname;
+    log(oneLine(`qwen serve: unhandled error on ${c.req.method} ${path}: ${error.stack ?? error.message}`));
     return internalError().getResponse();
   };
 }
