@@ -264,7 +264,9 @@ describe("restore edge cases", () => {
     const restored = await expectRestored(second, "load", asked.sessionId, asked.clientId);
     const events = await openEvents(second, asked.sessionId, { lastEventId: restored.lastEventId });
     const shown = await events.waitForEvent("permission_request");
-    const deleted = await second.json("DELETE", `/session/${asked.sessionId}`);
+    const deleted = await second.json("DELETE", `/session/${asked.sessionId}`, undefined, {
+      "X-Qwen-Client-Id": restored.clientId,
+    });
     expect(deleted.status).toBe(204);
     const closed = await events.waitForEvent("session_closed");
     expect(closed.json?.data).toMatchObject({ sessionId: asked.sessionId });

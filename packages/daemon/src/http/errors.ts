@@ -1,5 +1,7 @@
 // Every error response the daemon sends, by name. Texts and codes follow PROTOCOL.md and the reference
 // daemon (qwen serve 0.24) so existing clients can match on them.
+import { randomUUID } from "node:crypto";
+import { clipEcho } from "./echo.js";
 import { HttpError } from "./http-error.js";
 
 /** Seconds a client should wait before retrying a 503/429 admission refusal. */
@@ -17,15 +19,20 @@ export const requestAborted = () =>
 export const notFound = () => new HttpError(404, { error: "Not found" });
 export const internalError = () => new HttpError(500, { error: "Internal server error" });
 
+// A valid session id is at most 128 characters, so clipping at 200 changes only ids that cannot exist.
 export const sessionNotFound = (sessionId: string) =>
-  new HttpError(404, { error: `No session with id "${sessionId}"`, code: "session_not_found", sessionId });
+  new HttpError(404, {
+    error: `No session with id "${clipEcho(sessionId, 200)}"`,
+    code: "session_not_found",
+    sessionId: clipEcho(sessionId, 200),
+  });
 
 /** `sessionId` is echoed (cut to 200 characters) only when it is a string: a JSON body may hold anything there. */
 export const invalidSessionId = (sessionId: unknown) =>
   new HttpError(400, {
     error: "Invalid session id: expected 1-128 characters of [A-Za-z0-9._-]",
     code: "invalid_session_id",
-    ...(typeof sessionId === "string" ? { sessionId: sessionId.slice(0, 200) } : {}),
+    ...(typeof sessionId === "string" ? { sessionId: clipEcho(sessionId, 200) } : {}),
   });
 
 export const malformedClientId = () =>
@@ -42,6 +49,14 @@ export const unregisteredClientId = (sessionId: string, clientId: string) =>
     clientId,
   });
 
+/** An action only a client attached to the session may take came without a client id. */
+export const clientIdRequired = (sessionId: string, action: string) =>
+  new HttpError(400, {
+    error: `${action} needs the X-Qwen-Client-Id of a client attached to it`,
+    code: "invalid_client_id",
+    sessionId,
+  });
+
 export const invalidBody = (message: string, code?: string) =>
   new HttpError(400, { error: message, ...(code !== undefined ? { code } : {}) });
 
@@ -52,12 +67,12 @@ export const workspaceMismatch = (boundWorkspace: string, requestedWorkspace: st
     error: `Workspace mismatch: daemon is bound to "${boundWorkspace}"`,
     code: "workspace_mismatch",
     boundWorkspace,
-    requestedWorkspace,
+    requestedWorkspace: clipEcho(requestedWorkspace, 4096),
   });
 
 export const invalidSessionScope = (scope: unknown) =>
   invalidBody(
-    `Invalid sessionScope: ${JSON.stringify(scope)}. Expected 'single' or 'thread'.`,
+    `Invalid sessionScope: ${clipEcho(JSON.stringify(scope) ?? String(typeof scope))}. Expected 'single' or 'thread'.`,
     "invalid_session_scope",
   );
 
@@ -109,8 +124,23 @@ export const agentUnavailable = (detail: string) =>
     retryAfter,
   );
 
-/** The agent answered a request with an error we do not map more precisely. */
-export const agentError = (message: string) => new HttpError(502, { error: message, code: "agent_error" });
+/**
+ * The agent answered a request with an error we do not map more precisely. Its text is the agent's internals
+ * (paths, stack lines): it goes to the daemon log under an error id, and the client gets the id.
+ */
+export const agentError = (detail: string) => {
+  const errorId = randomUUID();
+  return new HttpError(
+    502,
+    {
+      error: `The agent could not complete the request (see the daemon log for error ${errorId})`,
+      code: "agent_error",
+      errorId,
+    },
+    {},
+    detail,
+  );
+};
 
 /**
  * The answer to a question could not be made durable (RESTORE-SPEC guarantee 5), so it was not applied and

@@ -2,7 +2,7 @@
 // lines of their own into the daemon's log.
 import { afterEach, describe, expect, it } from "vitest";
 import { closedBy, closeSocketDaemons, rawConnection, startSocketDaemon } from "../testing/socket-daemon.js";
-import { waitFor } from "../testing/test-daemon.js";
+import { jsonOf, waitFor } from "../testing/test-daemon.js";
 
 afterEach(closeSocketDaemons);
 
@@ -35,13 +35,13 @@ describe("the daemon's log", () => {
   it("holds one line per entry, whatever the text it reports holds", async () => {
     const { daemon, logs } = await startSocketDaemon();
     // A child whose session/close fails with a message holding a line break: the error text is the child's.
-    const session = await (await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" })).json();
+    const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
     const child = daemon.service.children.current;
     if (child === undefined) throw new Error("no child");
     child.closeSession = async () => {
       throw new Error("close failed\nqwen serve: FORGED line");
     };
-    const { clientId } = session as { clientId: string };
+    const { clientId } = session;
     const del = await fetch(`${daemon.url}/session/${session.sessionId}`, {
       method: "DELETE",
       headers: { "X-Qwen-Client-Id": clientId },

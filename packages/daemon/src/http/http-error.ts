@@ -8,12 +8,15 @@ export class HttpError extends Error {
   readonly status: number;
   readonly body: ErrorBody;
   readonly headers: Readonly<Record<string, string>>;
+  /** What the operator should know and the client must not see (logged by onError, never sent). */
+  readonly logDetail: string | undefined;
 
-  constructor(status: number, body: ErrorBody, headers: Record<string, string> = {}) {
+  constructor(status: number, body: ErrorBody, headers: Record<string, string> = {}, logDetail?: string) {
     super(body.error);
     this.status = status;
     this.body = body;
     this.headers = headers;
+    this.logDetail = logDetail;
   }
 
   getResponse(): Response {

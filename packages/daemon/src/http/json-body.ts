@@ -40,7 +40,7 @@ async function readBodyText(request: Request, maxBytes: number): Promise<string>
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
     try {
       chunk = await reader.read();
     } catch {

@@ -7,9 +7,20 @@ import { oneLine } from "./log-line.js";
 
 export function createErrorHandler(log: (line: string) => void) {
   return function onError(error: Error, c: Context): Response {
-    if (isHttpError(error)) return error.getResponse();
     // The path as it came, still percent-encoded (`c.req.path` is decoded: %0D%0A would be a line break).
     const path = new URL(c.req.url).pathname;
+    if (isHttpError(error)) {
+      if (error.logDetail !== undefined) {
+        const { code, errorId } = error.body;
+        const id = typeof errorId === "string" ? ` ${errorId}` : "";
+        log(
+          oneLine(
+            `qwen serve: ${c.req.method} ${path} answered ${error.status} ${code ?? ""}${id}: ${error.logDetail}`,
+          ),
+        );
+      }
+      return error.getResponse();
+    }
     log(oneLine(`qwen serve: unhandled error on ${c.req.method} ${path}: ${error.stack ?? error.message}`));
     return internalError().getResponse();
   };

@@ -1,5 +1,6 @@
 // A vote on a pending permission request and what the vote routes answer to it: the result shapes, and
 // the bodies of the refusals (404 not pending, 400 option not offered, 403 forbidden by policy).
+import { clipEcho, quoteEcho } from "../http/echo.js";
 import type { AuditEntry } from "./audit-log.js";
 import type { PendingEntry, PendingPermission } from "./pending-request.js";
 import type { ForbiddenReason } from "./policy.js";
@@ -45,29 +46,33 @@ export function notPendingResult(v: PermissionVote, alreadyResolved: boolean): V
   // client cannot probe which request ids exist in sessions it is not looking at.
   const kind = alreadyResolved ? "already_resolved" : "not_found";
   if (v.sessionId === undefined) {
-    return { status: 404, kind, body: { error: "No pending permission request", requestId: v.requestId } };
+    return {
+      status: 404,
+      kind,
+      body: { error: "No pending permission request", requestId: clipEcho(v.requestId) },
+    };
   }
   return {
     status: 404,
     kind,
     body: {
       error: "No pending permission request for session",
-      sessionId: v.sessionId,
-      requestId: v.requestId,
+      sessionId: clipEcho(v.sessionId, 200),
+      requestId: clipEcho(v.requestId),
     },
   };
 }
 
-/** 400 for a vote that picks an option the agent did not offer. */
+/** 400 for a vote that picks an option the agent did not offer (the id is echoed clipped: it is the client's). */
 export function invalidOptionResult(entry: PendingEntry, optionId: string): VoteResult {
   return {
     status: 400,
     kind: "invalid_option",
     body: {
-      error: `Permission ${entry.requestId}: optionId "${optionId}" is not in the set of options the agent offered.`,
+      error: `Permission ${entry.requestId}: optionId ${quoteEcho(optionId)} is not in the set of options the agent offered.`,
       code: "invalid_option_id",
       requestId: entry.requestId,
-      optionId,
+      optionId: clipEcho(optionId),
     },
   };
 }

@@ -110,7 +110,8 @@ describe("GET /session/:id/events", () => {
   it("ends the stream after session_closed when the session is deleted", async () => {
     const { d, sessionId } = await sessionWithEvents(0);
     const res = await d.request("GET", `/session/${sessionId}/events`);
-    await d.request("DELETE", `/session/${sessionId}`);
+    const clientId = d.service.require(sessionId).clients.ids()[0];
+    await d.request("DELETE", `/session/${sessionId}`, { headers: { "X-Qwen-Client-Id": clientId } });
     const text = await res.text();
     const frames = parseSse(text);
     expect(frames.at(-1)?.event).toBe("session_closed");

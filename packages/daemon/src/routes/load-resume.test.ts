@@ -1,3 +1,4 @@
+import { RequestError } from "@agentclientprotocol/sdk";
 import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../events/clock.js";
@@ -10,6 +11,35 @@ const history = [
   { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi there" } },
   { sessionUpdate: "tool_call", toolCallId: "call-1", title: "ls", kind: "read", status: "completed" },
 ];
+
+describe("a load the agent fails", () => {
+  it("is a 502 with a generic message and an error id; the agent's own text goes to the log only", async () => {
+    const d = createTestDaemon({
+      agent: {
+        persisted: { old: history },
+        load: async () => {
+          throw new RequestError(-32603, "Internal error", {
+            details: "EACCES: open '/home/alice/.qwen/x.jsonl'",
+          });
+        },
+      },
+    });
+    const res = await d.request("POST", "/session/old/load", { body: {} });
+    expect(res.status).toBe(502);
+    const text = await res.text();
+    expect(text).not.toMatch(/alice|EACCES|Internal error/);
+    const body = JSON.parse(text);
+    expect(body).toEqual({
+      error: `The agent could not complete the request (see the daemon log for error ${body.errorId})`,
+      code: "agent_error",
+      errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    const logged = d.logs.filter((l) => l.includes(body.errorId));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain("POST /session/old/load");
+    expect(logged[0]).toContain("EACCES: open '/home/alice/.qwen/x.jsonl'");
+  });
+});
 
 describe("POST /session/:id/load", () => {
   it("returns the replayed history as compactedReplay ids 1..n and continues live ids at n+1", async () => {

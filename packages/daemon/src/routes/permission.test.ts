@@ -111,6 +111,21 @@ describe("POST /session/:id/permission/:requestId", () => {
     });
   });
 
+  it("an option id not offered is echoed cut short, however long it was", async () => {
+    const { d, sessionId, requestId } = await pendingPermission();
+    const huge = `x${"y".repeat(2_000_000)}`;
+    const res = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
+      body: select(huge),
+    });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(1024);
+    const body = JSON.parse(text);
+    expect(body).toMatchObject({ code: "invalid_option_id", requestId });
+    expect(body.optionId).toBe(`x${"y".repeat(127)}…`);
+    expect(body.error).toContain("(2000001 characters)");
+  });
+
   it("400 invalid_client_id for a voter not registered on the session", async () => {
     const { d, sessionId, requestId } = await pendingPermission();
     const res = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {

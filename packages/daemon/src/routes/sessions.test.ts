@@ -141,6 +141,20 @@ describe("POST /session", () => {
   });
 });
 
+/** A daemon whose agent asks a question on every prompt, and what the question was answered. */
+function askingDaemon() {
+  const answers: Array<Record<string, unknown>> = [];
+  const d = createTestDaemon({
+    agent: {
+      prompt: async (params, peer) => {
+        answers.push(await peer.requestPermission(questionRequest(String(params.sessionId))));
+        return { stopReason: "end_turn" };
+      },
+    },
+  });
+  return { d, answers };
+}
+
 describe("heartbeat, detach, DELETE", () => {
   it("heartbeat answers sessionId, clientId and lastSeenAt", async () => {
     const d = createTestDaemon();
@@ -186,9 +200,11 @@ describe("heartbeat, detach, DELETE", () => {
 
   it("DELETE answers 204, emits session_closed, closes the child session, then 404", async () => {
     const d = createTestDaemon();
-    const { sessionId } = await d.createSession();
+    const { sessionId, clientId } = await d.createSession();
     const events = await d.request("GET", `/session/${sessionId}/events`);
-    const del = await d.request("DELETE", `/session/${sessionId}`);
+    const del = await d.request("DELETE", `/session/${sessionId}`, {
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
     expect(del.status).toBe(204);
     const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "session_closed"));
     expect(frames.find((f) => f.event === "session_closed")?.data?.data).toEqual({
@@ -203,25 +219,23 @@ describe("heartbeat, detach, DELETE", () => {
       code: "session_not_found",
       sessionId,
     });
-    expect((await d.request("DELETE", `/session/${sessionId}`)).status).toBe(404);
+    expect(
+      (await d.request("DELETE", `/session/${sessionId}`, { headers: { "X-Qwen-Client-Id": clientId } }))
+        .status,
+    ).toBe(404);
   });
 
   it("DELETE resolves the session's waiting permission requests as session_closed", async () => {
-    const answers: Array<Record<string, unknown>> = [];
-    const d = createTestDaemon({
-      agent: {
-        prompt: async (params, peer) => {
-          answers.push(await peer.requestPermission(questionRequest(String(params.sessionId))));
-          return { stopReason: "end_turn" };
-        },
-      },
-    });
-    const { sessionId } = await d.createSession();
+    const { d, answers } = askingDaemon();
+    const { sessionId, clientId } = await d.createSession();
     await d.request("POST", `/session/${sessionId}/prompt`, {
       body: { prompt: [{ type: "text", text: "q" }] },
     });
     await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
-    expect((await d.request("DELETE", `/session/${sessionId}`)).status).toBe(204);
+    const del = await d.request("DELETE", `/session/${sessionId}`, {
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(del.status).toBe(204);
     await waitFor(() => answers.length === 1, "answer at the child");
     expect(answers[0]).toEqual({
       outcome: { outcome: "cancelled" },
@@ -230,6 +244,40 @@ describe("heartbeat, detach, DELETE", () => {
     // A close is not a user's cancel: session/cancel would make the child record the question as cancelled.
     await waitFor(() => d.agent.callsOf("session/close").length === 1, "session/close at the child");
     expect(d.agent.callsOf("session/cancel")).toHaveLength(0);
+  });
+
+  it("DELETE needs a client attached to that session: without one, or with another, nothing closes", async () => {
+    const { d, answers } = askingDaemon();
+    const { sessionId, clientId } = await d.createSession();
+    const other = await d.createSession({ sessionScope: "thread" });
+    await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text: "q" }] },
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    const missing = await d.request("DELETE", `/session/${sessionId}`);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      error: `Closing session ${sessionId} needs the X-Qwen-Client-Id of a client attached to it`,
+      code: "invalid_client_id",
+      sessionId,
+    });
+    for (const id of ["client_nobody", other.clientId]) {
+      const refused = await d.request("DELETE", `/session/${sessionId}`, {
+        headers: { "X-Qwen-Client-Id": id },
+      });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).code).toBe("invalid_client_id");
+    }
+    // Nothing of the refused closes took effect: the session is live and its question still waits.
+    expect(d.service.registry.get(sessionId)).toBeDefined();
+    expect(d.service.mediator.hasPending(sessionId)).toBe(true);
+    expect(d.agent.callsOf("session/close")).toHaveLength(0);
+    expect(answers).toHaveLength(0);
+    const del = await d.request("DELETE", `/session/${sessionId}`, {
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(del.status).toBe(204);
   });
 
   it("every session route answers the exact 404 for an unknown session", async () => {

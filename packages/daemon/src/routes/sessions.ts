@@ -32,8 +32,8 @@ export function sessionRoutes(service: SessionService): Hono {
       return c.body(null, 204);
     })
     .delete("/session/:id", async (c) => {
-      clientIdOf(c);
-      await service.close(sessionIdOf(c), "client");
+      const clientId = clientIdOf(c);
+      await service.closeByClient(sessionIdOf(c), clientId);
       return c.body(null, 204);
     });
 }

@@ -155,7 +155,8 @@ describe("GET /session/:id/status", () => {
     });
     const { clientId } = await (await d.request("POST", "/session/disk-old/load", { body: {} })).json();
     expect((await d.request("GET", "/session/disk-old/status")).status).toBe(200);
-    expect((await d.request("DELETE", "/session/disk-old")).status).toBe(204);
+    const del = await d.request("DELETE", "/session/disk-old", { headers: { "X-Qwen-Client-Id": clientId } });
+    expect(del.status).toBe(204);
     const after = await d.request("GET", "/session/disk-old/status", {
       headers: { "X-Qwen-Client-Id": clientId },
     });

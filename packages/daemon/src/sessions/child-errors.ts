@@ -1,6 +1,7 @@
 // What a failed child request means for the HTTP caller or for a turn. JSON-RPC errors from the child
 // are duck-typed ({code: number, message}) so any ACP implementation's errors map the same way.
 import { ChildGoneError } from "../bridge/acp-child.js";
+import { clipEcho } from "../http/echo.js";
 import { agentError, agentUnavailable, invalidBody, sessionNotFound } from "../http/errors.js";
 import type { HttpError } from "../http/http-error.js";
 import type { TurnOutcome } from "./prompt-queue.js";
@@ -42,7 +43,8 @@ export function httpErrorFromChild(error: unknown, sessionId?: string): HttpErro
   if (rpc !== undefined && sessionId !== undefined) {
     if (rpc.code === RESOURCE_NOT_FOUND || /not found/i.test(message)) return sessionNotFound(sessionId);
   }
-  if (rpc?.code === INVALID_PARAMS) return invalidBody(message);
+  // The agent's word on the request's parameters is for the client, but it may quote them: kept short.
+  if (rpc?.code === INVALID_PARAMS) return invalidBody(clipEcho(message, 300));
   return agentError(message);
 }
 

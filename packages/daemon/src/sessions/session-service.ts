@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { JournalHealth } from "../answers/journal-health.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
+import { clientIdRequired } from "../http/errors.js";
 import { PermissionMediator, type VoteResult } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
@@ -207,7 +208,19 @@ export class SessionService {
 
   // ---- closing (session-ending.ts) -----------------------------------------------------------
 
-  /** DELETE /session/:id, idle reaping and shutdown: ends the session and tells the child. */
+  /**
+   * DELETE /session/:id: like cancel, prompt and vote, only a client attached to the session may do it, and
+   * (ours, stricter than the reference) it must say which one: closing ends the session for every client and
+   * drops its waiting question, so an anonymous caller cannot. 404 first, so a repeated DELETE stays a 404.
+   */
+  closeByClient(sessionId: string, clientId: string | undefined): Promise<void> {
+    const session = this.require(sessionId);
+    if (clientId === undefined) throw clientIdRequired(sessionId, `Closing session ${sessionId}`);
+    this.assertClient(session, clientId);
+    return closeSession(this.#ctx, sessionId, "client");
+  }
+
+  /** Idle reaping and shutdown (and DELETE, through closeByClient): ends the session and tells the child. */
   close(sessionId: string, reason: SessionCloseReason): Promise<void> {
     return closeSession(this.#ctx, sessionId, reason);
   }
