@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { killTree } from "./process-tree.js";
+import { descendantsOf, isAlive, killTree } from "./process-tree.js";
 
 export const CLI_ENTRY = fileURLToPath(new URL("../../packages/cli/dist/bin.js", import.meta.url));
 
@@ -65,6 +65,22 @@ export class DaemonProcess {
   async kill9(): Promise<void> {
     killTree(this.pid);
     await this.exited;
+  }
+
+  /**
+   * SIGKILL of the daemon process only: its ACP children (own process groups) live on, see their stdin end
+   * and close their sessions the way a lost host makes them. Resolves once every child has exited.
+   */
+  async kill9Alone(timeoutMs = 20_000): Promise<void> {
+    const children = descendantsOf(this.pid);
+    process.kill(this.pid, "SIGKILL");
+    await this.exited;
+    const deadline = Date.now() + timeoutMs;
+    while (children.some(isAlive)) {
+      if (Date.now() > deadline)
+        throw new Error(`children ${children.filter(isAlive)} outlived their daemon`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }
 
   async stop(): Promise<number | null> {

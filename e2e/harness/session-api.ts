@@ -119,6 +119,23 @@ export function cancelPrompt(
   return daemon.json("POST", `/session/${sessionId}/cancel`, {}, clientHeader(clientId));
 }
 
+export type ContinueAnswer = {
+  accepted: boolean;
+  interruption: string;
+  promptId?: string;
+  lastEventId: number;
+  eventEpoch: string;
+};
+
+/** POST /session/:id/continue. */
+export function continueSession(
+  daemon: DaemonProcess,
+  sessionId: string,
+  clientId: string | undefined,
+): Promise<Response<ContinueAnswer>> {
+  return daemon.json<ContinueAnswer>("POST", `/session/${sessionId}/continue`, {}, clientHeader(clientId));
+}
+
 export async function getStatus(daemon: DaemonProcess, sessionId: string): Promise<SessionStatus> {
   return expectStatus(
     "GET /session/:id/status",

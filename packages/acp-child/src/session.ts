@@ -111,6 +111,12 @@ export class AcpSession {
     if (this.closed) return Promise.reject(new Error(`session ${this.sessionId} is closed`));
     this.pendingTurns++;
     const run = this.turnChain.then(async () => {
+      // Closed while this turn waited behind another: its host is gone, so it must not start (a kill would
+      // not have run it either, and nobody would see its events).
+      if (this.closed) {
+        this.pendingTurns--;
+        throw new Error(`session ${this.sessionId} is closed`);
+      }
       const controller = new AbortController();
       this.active = controller;
       try {

@@ -93,6 +93,14 @@ const text = (t: string) => [{ text: t }];
 const answered =
   (answers: Record<string, string>): ConfirmationHandler =>
   async () => ({ outcome: "approved", answers });
+/** A host whose connection ends while it is asked: the session is closed and the request fails with it. */
+const hostGoneWhileAsking =
+  (controller: AbortController, code?: "session_closed" | "daemon_lost"): ConfirmationHandler =>
+  (_request, signal) =>
+    new Promise((_resolve, reject) => {
+      signal.addEventListener("abort", () => reject(new Error("connection closed")));
+      controller.abort(new SessionClosedAbort("connection closed", code));
+    });
 const questionReply = () => askUserQuestionCall([DEFAULT_QUESTION], { id: QUESTION_ID, text: "Let me ask." });
 const readRecords = async (ws: { qwenHome: string; cwd: string }) =>
   (await readTranscript(transcriptPath(ws.qwenHome, ws.cwd, SESSION))).records;
@@ -255,11 +263,7 @@ describe("AgentSession: a question in a live session", () => {
         options(ws, server, {
           restore: true,
           // The host's request fails because its connection ended; the session is closed at the same time.
-          confirm: (_request, signal) =>
-            new Promise((_resolve, reject) => {
-              signal.addEventListener("abort", () => reject(new Error("connection closed")));
-              controller.abort(new SessionClosedAbort("connection closed"));
-            }),
+          confirm: hostGoneWhileAsking(controller),
         }),
       ),
     );
@@ -285,11 +289,7 @@ describe("AgentSession: a question in a live session", () => {
       AgentSession.create(
         options(ws, server, {
           restore: true,
-          confirm: (_request, signal) =>
-            new Promise((_resolve, reject) => {
-              signal.addEventListener("abort", () => reject(new Error("connection closed")));
-              controller.abort(new SessionClosedAbort("connection closed", "daemon_lost"));
-            }),
+          confirm: hostGoneWhileAsking(controller, "daemon_lost"),
         }),
       ),
     );
@@ -299,6 +299,48 @@ describe("AgentSession: a question in a live session", () => {
     await session.close();
     const reloaded = await track(AgentSession.load(options(ws, server, { restore: true })));
     expect(reloaded.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual([QUESTION_ID]);
+  });
+
+  it("keeps no cut-off reply when the host is lost while the model streams (as if killed mid-stream)", async () => {
+    const ws = await workspace();
+    server = await startFakeOpenAIServer([reply.stall({ text: "FAKE-M" })]);
+    const controller = new AbortController();
+    const session = await track(
+      AgentSession.create(
+        options(ws, server, {
+          restore: true,
+          // The first streamed text is the moment the daemon dies (the child sees its stdin end).
+          onEvent: (event) => {
+            if (event.type === "model_text")
+              controller.abort(new SessionClosedAbort("connection closed", "daemon_lost"));
+          },
+        }),
+      ),
+    );
+    await session.prompt(text("say something"), { promptId: "p1", signal: controller.signal });
+    // What a SIGKILL at that instant leaves: the user message, no reply, the prompt in flight. The tail is
+    // an interrupted prompt, so a later continue re-asks the model instead of taking "FAKE-M" as its answer.
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user"]);
+    expect((await ledgerOf(ws)).map((e) => e.state)).toEqual(["in_flight"]);
+  });
+
+  it("records no cancelled tool call when the host is lost while a tool waits for approval", async () => {
+    const ws = await workspace();
+    const tool = recordingTool("write_notes", "edit");
+    server = await startFakeOpenAIServer([reply.toolCall("write_notes", {}, "call_w1")]);
+    const controller = new AbortController();
+    const session = await track(
+      AgentSession.create(
+        options(ws, server, {
+          tools: new ToolRegistry([tool]),
+          confirm: hostGoneWhileAsking(controller, "daemon_lost"),
+        }),
+      ),
+    );
+    await session.prompt(text("write notes"), { promptId: "p1", signal: controller.signal });
+    // A kill leaves the call dangling (load repairs it with the orphan text); EOF must leave the same.
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant"]);
+    expect(tool.calls).toEqual([]);
   });
 
   it("persists nothing after the functionCall when nobody answers, so a load can ask again", async () => {

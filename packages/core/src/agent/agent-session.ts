@@ -313,22 +313,24 @@ export class AgentSession {
     );
   }
 
-  /** Writes through the transcript and keeps each record, so records() never re-reads the file. */
+  /**
+   * Writes through the transcript and keeps each record, so records() never re-reads the file. Once the host
+   * is gone nothing more is written (see hostLost): not the reply being streamed (a cut-off text would look
+   * like the model's answer and end the turn cleanly), not the cancelled text of a call that was waiting for
+   * approval, not the turn_result. The disk then holds what a kill at that instant would have left.
+   */
   #recorder({ promptId, signal }: AgentPromptOptions): TurnRecorder {
     const t = this.#transcript;
-    const keep = (record: TranscriptRecord) => {
-      this.#records.push(record);
+    const keep = async (write: () => Promise<TranscriptRecord>) => {
+      if (hostLost(signal)) return;
+      this.#records.push(await write());
     };
     const model = this.#opts.provider.model;
     return {
-      user: async (message) => keep(await t.appendUser(message, { promptId })),
-      assistant: async (message) => keep(await t.appendAssistant(message, { model })),
-      toolResult: async (message, result) => keep(await t.appendToolResult(message, result)),
-      turnResult: async (data) => {
-        // The host is gone: leave the disk as if the process had died this instant (see hostLost).
-        if (hostLost(signal)) return;
-        keep(await t.appendSystem("turn_result", { ...data, promptId }));
-      },
+      user: (message) => keep(() => t.appendUser(message, { promptId })),
+      assistant: (message) => keep(() => t.appendAssistant(message, { model })),
+      toolResult: (message, result) => keep(() => t.appendToolResult(message, result)),
+      turnResult: (data) => keep(() => t.appendSystem("turn_result", { ...data, promptId })),
     };
   }
 }
