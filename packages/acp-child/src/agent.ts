@@ -170,8 +170,11 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
         );
       }
       if (live?.promptActive) return live;
-      if (!live && !(await runtime.sessionExists(cwd, sessionId)))
-        throw RequestError.sessionNotFound(sessionId);
+      const onDisk = await runtime.sessionExists(cwd, sessionId);
+      // A live session with nothing on disk yet (never prompted) has nothing to reread: reloading it would
+      // fail and lose it, so it stays as it is.
+      if (live && !onDisk) return live;
+      if (!live && !onDisk) throw RequestError.sessionNotFound(sessionId);
       const session = live ?? newAcpSession(sessionId, cwd, client);
       // Queued in the session's turn order (a prompt arriving now waits for the swap), and its files are
       // closed before they are read again, so two writers never share a transcript.
@@ -205,6 +208,16 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     } finally {
       if (opening.get(sessionId) === promise) opening.delete(sessionId);
     }
+  };
+
+  /**
+   * The session once any load/resume of it in progress has settled: while one reloads it from disk it has no
+   * core session attached, so a request that reads its history waits for the reload instead of failing.
+   */
+  const settledSession = async (sessionId: string): Promise<AcpSession | undefined> => {
+    const reloading = opening.get(sessionId);
+    if (reloading) await Promise.allSettled([reloading]);
+    return sessions.get(sessionId);
   };
 
   const restoreMeta = (session: AcpSession, suppress: boolean): LoadSessionResponse["_meta"] =>
@@ -332,7 +345,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       sessions.get(params.sessionId)?.cancel();
     })
     .onRequest(ExtensionMethod.loadUpdates, LoadUpdatesParams, async ({ params }) => {
-      const live = sessions.get(params.sessionId);
+      const live = await settledSession(params.sessionId);
       if (live) {
         // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
         const records = live.agent.records();
@@ -352,8 +365,9 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       if (!records) return { updates: [] };
       return { updates: replayUpdates(records, { finalizeDangling: true, describe: describe(cwd) }) };
     })
-    .onRequest(ExtensionMethod.sessionContinue, SessionContinueParams, ({ params }) => {
-      const session = sessionOrThrow(params.sessionId);
+    .onRequest(ExtensionMethod.sessionContinue, SessionContinueParams, async ({ params }) => {
+      const session = await settledSession(params.sessionId);
+      if (!session) throw RequestError.sessionNotFound(params.sessionId);
       const decision = continueDecision({
         restoreSwitch,
         restorable: () => session.agent.restorableQuestion() !== undefined,

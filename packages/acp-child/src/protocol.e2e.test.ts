@@ -235,6 +235,28 @@ describe("the ACP surface of the child", () => {
     });
   });
 
+  it("a live session that was never prompted survives load and resume, and still takes prompts", async () => {
+    const sessionId = await newSession();
+    await child.agent.request("session/resume", { sessionId, cwd: workspace, mcpServers: [] });
+    await child.agent.request("session/load", { sessionId, cwd: workspace, mcpServers: [] });
+    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("still here") })).toEqual({
+      stopReason: "end_turn",
+    });
+  });
+
+  it("continue asked while a resume reloads the session waits for the reload instead of failing", async () => {
+    const sessionId = await newSession();
+    await child.agent.request("session/prompt", { sessionId, prompt: text("hello") });
+    for (let round = 0; round < 10; round++) {
+      const [, decision] = await Promise.all([
+        child.agent.request("session/resume", { sessionId, cwd: workspace, mcpServers: [] }),
+        child.agent.request("qwen/control/session/continue", { sessionId }),
+        child.agent.request("qwen/session/loadUpdates", { sessionId, cwd: workspace }),
+      ]);
+      expect(decision).toEqual({ accepted: false, interruption: "none" });
+    }
+  });
+
   it("loadUpdates of an unknown session is empty, and bad params are -32602", async () => {
     expect(
       await child.agent.request("qwen/session/loadUpdates", { sessionId: "nothing-here", cwd: workspace }),

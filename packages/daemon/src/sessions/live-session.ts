@@ -26,6 +26,11 @@ export class LiveSession {
   replay: DaemonEvent[] = [];
   /** Updates collected while loading. */
   readonly collected: ReplayedUpdate[] = [];
+  /**
+   * The child holds a history for this session: it was restored from disk, or a turn ran here. Only then
+   * can a question be left waiting in it, so only then does a later load ask the child to look again.
+   */
+  hasHistory = false;
   /** Never set by this daemon (no goal turns); kept so status and admission read like the reference. */
   goalTurnActive = false;
   displayName: string | undefined;

@@ -199,6 +199,65 @@ describe("restore admission (switch on)", () => {
   });
 });
 
+describe("the re-check of a live session (its child is asked again)", () => {
+  it("is skipped for a session created here and never prompted: nothing could wait in it, and a child may be unable to reload it", async () => {
+    const d = createTestDaemon({ restoreAskUserQuestion: true });
+    const { sessionId, clientId } = await d.createSession();
+    for (const action of ["load", "resume"]) {
+      const res = await d.request("POST", `/session/${sessionId}/${action}`, {
+        body: {},
+        headers: { "X-Qwen-Client-Id": clientId },
+      });
+      expect(res.status).toBe(200);
+    }
+    expect(d.agent.callsOf("session/resume")).toHaveLength(0);
+    expect(d.agent.callsOf("session/load")).toHaveLength(0);
+    expect(d.logs.filter((l) => l.includes("re-checking"))).toEqual([]);
+    // The session still works on its child.
+    const prompt = await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text: "hi" }] },
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(prompt.status).toBe(202);
+    await waitFor(() => d.agent.callsOf("session/prompt").length === 1, "prompt sent to the child");
+  });
+
+  it("/continue waits for a resume reloading the session before asking the child", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const d = createTestDaemon({
+      restoreAskUserQuestion: true,
+      agent: {
+        persisted: { s1: history },
+        resume: async () => {
+          order.push("resume started");
+          await gate;
+          order.push("resume answered");
+          return {};
+        },
+      },
+    });
+    const headers = { "X-Qwen-Client-Id": "client_a" };
+    const loaded = await (await d.request("POST", "/session/s1/load", { body: {}, headers })).json();
+    const own = { "X-Qwen-Client-Id": loaded.clientId };
+    const resumed = d.request("POST", "/session/s1/resume", { body: {}, headers: own });
+    await waitFor(() => order.length === 1, "resume reaching the child");
+    const continued = d.request("POST", "/session/s1/continue", { body: {}, headers: own });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(d.agent.callsOf("qwen/control/session/continue")).toHaveLength(0);
+    release();
+    expect((await resumed).status).toBe(200);
+    const answer = await continued;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ accepted: false, interruption: "none" });
+    expect(order).toEqual(["resume started", "resume answered"]);
+    expect(d.agent.callsOf("qwen/control/session/continue")).toHaveLength(1);
+  });
+});
+
 describe("restore admission on a busy session", () => {
   it("is refused and logged; the load still succeeds", async () => {
     const answers: Array<Record<string, unknown>> = [];

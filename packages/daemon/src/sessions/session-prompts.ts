@@ -1,5 +1,6 @@
 // Prompts on a live session: admitting a client's prompt to its queue, cancelling the running one, and
 // continuing an interrupted turn when the child says it can.
+import { sessionNotFound } from "../http/errors.js";
 import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
 import {
   CONTINUE_LAST_TURN_META_KEY,
@@ -70,6 +71,14 @@ export async function continueLastTurn(
     eventEpoch: session.bus.epoch,
   });
   if (!isIdle(session.activity)) return refuse("none");
+  // A load or resume may be reloading the session in the child right now: ask once it has settled, so the
+  // child decides on the reloaded history (and a child that cannot answer mid-reload is never asked then).
+  for (let inFlight = ctx.registry.restoring(sessionId); inFlight !== undefined; ) {
+    await inFlight.then(noop, noop);
+    inFlight = ctx.registry.restoring(sessionId);
+  }
+  if (session.phase !== "live") throw sessionNotFound(sessionId);
+  if (!isIdle(session.activity)) return refuse("none");
   let decision: { accepted: boolean; interruption: string };
   try {
     decision = await session.child.continueLastTurn(sessionId);
@@ -97,3 +106,5 @@ export async function continueLastTurn(
 function promptText(blocks: readonly ContentBlock[]): string {
   return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
 }
+
+function noop(): void {}

@@ -79,6 +79,7 @@ export class SessionRegistry {
     session.phase = "ended";
   }
 
+  /** The restore of `sessionId` in flight (a load or resume, a live session's re-check included), if any. */
   restoring(sessionId: string): Promise<unknown> | undefined {
     return this.#restoring.get(sessionId);
   }

@@ -3,14 +3,17 @@
 // step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
 // prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
+import { lastHistoryContentFromRecords, restorableAskUserQuestionCallIds } from "@qwen-daemon/core";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { PersistedSession } from "../persisted/session-store.js";
+import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
 import { httpErrorFromChild } from "./child-errors.js";
 import { type Meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY } from "./daemon-meta.js";
 import type { LiveSession } from "./live-session.js";
 import { replayEvents } from "./load-replay.js";
 import { newLiveSession } from "./new-live-session.js";
 import { type PromptTerminal, promptTerminalsOf } from "./prompt-terminals.js";
+import { reopenReplayedCalls } from "./replay-reopen.js";
 import { knownRestoreRefusal } from "./restore-admission.js";
 import { admitRestorePrompt } from "./restore-prompt.js";
 import { type AttachResult, attachClient } from "./session-clients.js";
@@ -38,20 +41,38 @@ export async function restoreSession(
 ): Promise<RestoreResult> {
   assertSessionId(sessionId);
   const cwd = resolveWorkspace(ctx.workspace, body.cwd);
-  const inFlight = ctx.registry.restoring(sessionId);
-  if (inFlight !== undefined) await inFlight.then(noop, noop);
-  const live = ctx.registry.get(sessionId);
-  if (live !== undefined) {
-    const attached = attachForRestore(ctx, action, live, requestedClientId, false);
-    const admitted = await restoreOnLiveSession(ctx, live, cwd, requestedClientId, attached.clientId);
-    return withPromptTerminals(
-      { ...attached, hasActivePrompt: attached.hasActivePrompt || admitted },
-      await readPromptTerminals(ctx, cwd, sessionId),
-    );
+  // One restore of a session at a time, a live one's re-check included: two would reload it in the child
+  // at once, and requests that read its history (/continue) wait for them.
+  // Checked again after every wait, and tracked with no await in between, so two loads never both pass.
+  for (let inFlight = ctx.registry.restoring(sessionId); inFlight !== undefined; ) {
+    await inFlight.then(noop, noop);
+    inFlight = ctx.registry.restoring(sessionId);
   }
-  return ctx.registry.trackRestore(
-    sessionId,
-    restoreFromChild(ctx, action, sessionId, cwd, requestedClientId),
+  const live = ctx.registry.get(sessionId);
+  const work =
+    live !== undefined
+      ? restoreLive(ctx, action, live, cwd, requestedClientId)
+      : restoreFromChild(ctx, action, sessionId, cwd, requestedClientId);
+  return ctx.registry.trackRestore(sessionId, work);
+}
+
+async function restoreLive(
+  ctx: SessionContext,
+  action: RestoreAction,
+  live: LiveSession,
+  cwd: string,
+  requestedClientId: string | undefined,
+): Promise<RestoreResult> {
+  const attached = attachForRestore(ctx, action, live, requestedClientId, false);
+  const admitted = await restoreOnLiveSession(ctx, live, cwd, requestedClientId, attached.clientId);
+  return withPromptTerminals(
+    {
+      ...attached,
+      // The re-check may have reopened the re-asked question in the replay.
+      ...(action === "load" ? { compactedReplay: live.replay } : {}),
+      hasActivePrompt: attached.hasActivePrompt || admitted,
+    },
+    await readPromptTerminals(ctx, cwd, live.sessionId),
   );
 }
 
@@ -77,7 +98,9 @@ function attachForRestore(
  * to ask then), or its re-asked question ended unattended (a prompt cancel). A later load or resume with a
  * client id asks the child again (a resume: it re-reads the session from disk, no replay) and admits the
  * restore on its hint, so the question is never stuck until the daemon restarts. Best effort, like every
- * restore: a failure is logged and the attach stands.
+ * restore: a failure is logged and the attach stands. A session with no history in the child (created here,
+ * never prompted) cannot hold a question and is not reloaded: a child may have nothing on disk to reload it
+ * from, and one that refused would leave the daemon with a session its child no longer has.
  */
 async function restoreOnLiveSession(
   ctx: SessionContext,
@@ -89,7 +112,7 @@ async function restoreOnLiveSession(
   const { restoreAskUserQuestion: switchOn, log } = ctx.options;
   if (knownRestoreRefusal({ switchOn, requestedClientId, activity: session.activity }) !== undefined)
     return false;
-  if (ctx.mediator.hasPending(session.sessionId) || !session.child.alive) return false;
+  if (!session.hasHistory || ctx.mediator.hasPending(session.sessionId) || !session.child.alive) return false;
   let response: { _meta?: Meta | null };
   try {
     response = await session.child.resumeSession(session.sessionId, cwd, undefined);
@@ -98,7 +121,7 @@ async function restoreOnLiveSession(
     return false;
   }
   if (session.phase !== "live") return false;
-  return admitRestorePrompt({
+  const admitted = admitRestorePrompt({
     session,
     responseMeta: response._meta,
     switchOn,
@@ -107,6 +130,28 @@ async function restoreOnLiveSession(
     newId: ctx.newId,
     log,
   });
+  if (admitted) await reopenRestoredCalls(ctx, session, cwd);
+  return admitted;
+}
+
+/**
+ * The replay this live session was first loaded with closed its trailing question as failed (nobody was
+ * there to ask); now that it is asked again, the replay shows it in progress (reopenReplayedCalls). The
+ * question's call ids come from the transcript tail, as the child's restore scan sees it.
+ */
+async function reopenRestoredCalls(ctx: SessionContext, session: LiveSession, cwd: string): Promise<void> {
+  if (session.replay.length === 0) return;
+  let records: Awaited<ReturnType<SessionContext["store"]["readRecords"]>>;
+  try {
+    records = await ctx.store.readRecords(cwd, session.sessionId, TRANSCRIPT_TAIL_RECORDS);
+  } catch (error) {
+    ctx.options.log(
+      `qwen serve: reading the transcript tail of ${session.sessionId} failed: ${String(error)}`,
+    );
+    return;
+  }
+  const ids = restorableAskUserQuestionCallIds(lastHistoryContentFromRecords(records ?? []));
+  if (ids !== undefined) session.replay = reopenReplayedCalls(session.replay, ids);
 }
 
 async function restoreFromChild(
@@ -149,6 +194,7 @@ async function restoreFromChild(
     const replay = action === "load" ? replayEvents(sessionId, session.collected) : [];
     session.collected.length = 0;
     session.replay = replay;
+    session.hasHistory = true;
     session.bus.advanceTo(replay.length);
     ctx.registry.promote(session);
     release();

@@ -18,6 +18,7 @@ export function turnHost(
   return {
     async dispatch(entry) {
       session.turnError = undefined;
+      session.hasHistory = true;
       if (entry.kind === "user") {
         echoPrompt(session, entry, clock.now());
         session.displayName ??= entry.text.slice(0, 120) || undefined;

@@ -27,6 +27,8 @@ export type ScriptedAgentOptions = {
   restoreMeta?: Record<string, Record<string, unknown>>;
   prompt?: PromptScript;
   load?: RestoreScript;
+  /** Answers session/resume of a persisted session instead of the default (`restoreMeta`). */
+  resume?: RestoreScript;
   continueDecision?: Record<string, unknown> | "method_not_found";
   /** Reject `initialize` (a child that fails to start). */
   failInitialize?: boolean;
@@ -103,10 +105,11 @@ export class ScriptedAgent {
         for (const update of history) await client.notify("session/update", { sessionId: id, update });
         return o.restoreMeta?.[id] !== undefined ? { _meta: o.restoreMeta[id] } : {};
       })
-      .onRequest("session/resume", raw, ({ params }) => {
+      .onRequest("session/resume", raw, async ({ params, client }) => {
         const p = this.#record("session/resume", params);
         const id = String(p.sessionId);
         if (o.persisted?.[id] === undefined) throw acp.RequestError.resourceNotFound(id);
+        if (o.resume !== undefined) return o.resume(p, this.#peer(client, id));
         return o.restoreMeta?.[id] !== undefined ? { _meta: o.restoreMeta[id] } : {};
       })
       .onRequest("session/prompt", raw, async ({ params, client }) => {
