@@ -3,7 +3,6 @@
 // step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
 // prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
-import { lastHistoryContentFromRecords, restorableAskUserQuestionCallIds } from "@qwen-daemon/core";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { PersistedSession } from "../persisted/session-store.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
@@ -20,6 +19,7 @@ import { type AttachResult, attachClient } from "./session-clients.js";
 import type { SessionContext } from "./session-context.js";
 import { discardSession } from "./session-ending.js";
 import { assertSessionId, resolveWorkspace } from "./session-lookup.js";
+import { trailingQuestionCalls } from "./trailing-question.js";
 
 export type RestoreAction = "load" | "resume";
 
@@ -150,8 +150,8 @@ async function reopenRestoredCalls(ctx: SessionContext, session: LiveSession, cw
     );
     return;
   }
-  const ids = restorableAskUserQuestionCallIds(lastHistoryContentFromRecords(records ?? []));
-  if (ids !== undefined) session.replay = reopenReplayedCalls(session.replay, ids);
+  const ids = new Set(trailingQuestionCalls(records ?? []).flatMap((call) => (call.id ? [call.id] : [])));
+  session.replay = reopenReplayedCalls(session.replay, ids);
 }
 
 async function restoreFromChild(

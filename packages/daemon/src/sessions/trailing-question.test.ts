@@ -1,0 +1,43 @@
+import type { TranscriptRecord } from "@qwen-daemon/core";
+import { describe, expect, it } from "vitest";
+import { trailingQuestionCalls } from "./trailing-question.js";
+
+const base = {
+  parentUuid: null,
+  sessionId: "s1",
+  timestamp: "2025-01-01T00:00:00.000Z",
+  cwd: "/w",
+  version: "1",
+};
+const ask = (id: string) => ({ functionCall: { id, name: "ask_user_question", args: { questions: [] } } });
+const model = (uuid: string, parts: Record<string, unknown>[]): TranscriptRecord =>
+  ({ ...base, uuid, type: "assistant", message: { role: "model", parts } }) as TranscriptRecord;
+const system: TranscriptRecord = { ...base, uuid: "sys", type: "system", subtype: "turn_result" };
+const user: TranscriptRecord = {
+  ...base,
+  uuid: "u",
+  type: "user",
+  message: { role: "user", parts: [{ text: "hi" }] },
+};
+
+describe("trailingQuestionCalls", () => {
+  it("names the question calls of the last model entry, past system records", () => {
+    const records = [
+      user,
+      model("m1", [
+        { text: "Let me ask." },
+        ask("q1"),
+        { functionCall: { id: "l1", name: "list_directory", args: {} } },
+        ask("q2"),
+        { functionCall: { name: "ask_user_question", args: {} } },
+      ]),
+      system,
+    ];
+    expect(trailingQuestionCalls(records).map((c) => c.id)).toEqual(["q1", "q2"]);
+  });
+
+  it("is empty when the history does not end with the model", () => {
+    expect(trailingQuestionCalls([model("m1", [ask("q1")]), user])).toEqual([]);
+    expect(trailingQuestionCalls([])).toEqual([]);
+  });
+});
