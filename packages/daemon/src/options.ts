@@ -35,6 +35,16 @@ export const DaemonOptions = z.object({
   ),
   maxConnections: int(S.maxConnections).default(S.maxConnections.default),
   eventRingSize: int(S.eventRingSize).default(S.eventRingSize.default),
+  eventRingMaxBytes: int(S.eventRingMaxBytes).default(S.eventRingMaxBytes.default),
+  /** Default: three quarters of maxConnections (see maxEventStreamsOf); 0 = no cap. */
+  maxEventStreams: int(S.maxEventStreams).optional(),
+  /** 0 = no cap. */
+  maxClientsPerSession: int(S.maxClientsPerSession).default(S.maxClientsPerSession.default),
+  maxBodyBytesInFlight: int(S.maxBodyBytesInFlight).default(S.maxBodyBytesInFlight.default),
+  headersTimeoutMs: int(S.headersTimeoutMs).default(S.headersTimeoutMs.default),
+  /** 0 = no limit. */
+  requestTimeoutMs: int(S.requestTimeoutMs).default(S.requestTimeoutMs.default),
+  keepAliveTimeoutMs: int(S.keepAliveTimeoutMs).default(S.keepAliveTimeoutMs.default),
   /** 0 = wait for an answer forever. */
   permissionResponseTimeoutMs: int(S.permissionResponseTimeoutMs).default(
     S.permissionResponseTimeoutMs.default,

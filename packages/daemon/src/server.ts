@@ -106,6 +106,8 @@ async function configureDaemon(
     maxSessions: options.maxSessions,
     maxPendingPromptsPerSession: options.maxPendingPromptsPerSession,
     eventRingSize: options.eventRingSize,
+    eventRingMaxBytes: options.eventRingMaxBytes,
+    maxClientsPerSession: options.maxClientsPerSession,
     permission: {
       policy: options.permissionPolicy,
       consensusQuorum: options.consensusQuorum,

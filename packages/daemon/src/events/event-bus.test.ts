@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { DaemonFrame } from "./daemon-event.js";
 import { SessionEventBus, SubscriberLimitExceededError } from "./event-bus.js";
 import { ManualClock } from "./manual-clock.js";
+import { formatSseEvent } from "./sse-frame.js";
 import type { Subscription } from "./subscription.js";
 
 function makeBus(options: ConstructorParameters<typeof SessionEventBus>[0] = {}) {
@@ -261,6 +262,48 @@ describe("slow subscribers", () => {
     await watched.return();
     expect(closed).toEqual(["unsubscribed"]);
     expect(bus.subscriberCount).toBe(0);
+  });
+});
+
+describe("the ring's byte bound", () => {
+  const big = (n: number) => ({ text: "x".repeat(n) });
+
+  it("drops the oldest events once the ring holds more than ringMaxBytes of frames, keeping the newest", () => {
+    const bus = makeBus({ ringMaxBytes: 10_000 });
+    for (let i = 0; i < 10; i += 1) bus.publish("session_update", big(3000));
+    expect(bus.ringBytes).toBeLessThanOrEqual(10_000);
+    expect(bus.eventsAfter(0).map((e) => e.id)).toEqual([8, 9, 10]);
+    expect(bus.earliestAvailableId).toBe(8);
+    // A cursor before what is left resyncs, exactly as when the count bound evicts.
+    const frames = drain(bus.subscribe({ lastEventId: 2 }));
+    expect(summary(frames)).toEqual([
+      "state_resync_required",
+      "session_update#8",
+      "session_update#9",
+      "session_update#10",
+      "replay_complete",
+    ]);
+  });
+
+  it("keeps a single event larger than the bound until the next one arrives", () => {
+    const bus = makeBus({ ringMaxBytes: 1000 });
+    bus.publish("session_update", big(5000));
+    expect(bus.eventsAfter(0).map((e) => e.id)).toEqual([1]);
+    bus.publish("session_update", { small: true });
+    expect(bus.eventsAfter(0).map((e) => e.id)).toEqual([2]);
+    expect(bus.ringBytes).toBeLessThan(1000);
+  });
+
+  it("accounts for events the count bound drops and for a cleared ring", () => {
+    const bus = makeBus({ ringSize: 2, ringMaxBytes: 1_000_000 });
+    const held = () => bus.eventsAfter(0).reduce((sum, e) => sum + formatSseEvent(e).length, 0);
+    publishN(bus, 5);
+    expect(bus.eventsAfter(0)).toHaveLength(2);
+    expect(bus.ringBytes).toBe(held());
+    publishN(bus, 50);
+    expect(bus.ringBytes).toBe(held());
+    bus.advanceTo(100);
+    expect(bus.ringBytes).toBe(0);
   });
 });
 

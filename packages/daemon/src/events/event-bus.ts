@@ -16,6 +16,8 @@ import { formatSseEvent } from "./sse-frame.js";
 import { Subscription, type SubscriptionCloseReason } from "./subscription.js";
 
 export const DEFAULT_RING_SIZE = 8000;
+/** Bytes (of SSE frame text) a session's ring may hold: 8000 small events fit many times over. */
+export const DEFAULT_RING_MAX_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_QUEUED = 256;
 export const MIN_MAX_QUEUED = 16;
 export const MAX_MAX_QUEUED = 2048;
@@ -38,6 +40,11 @@ export class SubscriberLimitExceededError extends Error {
 
 export type SessionEventBusOptions = {
   ringSize?: number;
+  /**
+   * Bound on the SSE text of the events the ring keeps, besides their count: a few huge events (a tool call
+   * writing a big file) must not pin hundreds of megabytes. The newest event is always kept.
+   */
+  ringMaxBytes?: number;
   /** Identity of this id sequence (header `X-Qwen-Event-Epoch`); new per bus unless given. */
   epoch?: string;
   clock?: Pick<Clock, "now">;
@@ -66,6 +73,7 @@ export type SubscribeOptions = {
 export class SessionEventBus {
   readonly epoch: string;
   readonly ringSize: number;
+  readonly ringMaxBytes: number;
   readonly maxSubscribers: number;
   readonly #clock: Pick<Clock, "now">;
   readonly #reportError: (error: unknown, context: string) => void;
@@ -73,9 +81,11 @@ export class SessionEventBus {
   readonly #subscribers = new Set<Subscription>();
   #nextId = 1;
   #closed = false;
+  #ringBytes = 0;
 
   constructor(options: SessionEventBusOptions = {}) {
     this.ringSize = options.ringSize ?? DEFAULT_RING_SIZE;
+    this.ringMaxBytes = options.ringMaxBytes ?? DEFAULT_RING_MAX_BYTES;
     this.epoch = options.epoch ?? randomUUID();
     this.maxSubscribers = options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
     this.#clock = options.clock ?? systemClock;
@@ -92,6 +102,11 @@ export class SessionEventBus {
   /** Oldest id a cursor can resume from without a resync (`Last-Event-ID` >= this - 1). */
   get earliestAvailableId(): number {
     return this.#ring.first()?.id ?? this.#nextId;
+  }
+
+  /** Size of the SSE text of the events in the ring. */
+  get ringBytes(): number {
+    return this.#ringBytes;
   }
 
   get subscriberCount(): number {
@@ -120,9 +135,9 @@ export class SessionEventBus {
     };
     // Serialising up front keeps a bad event out of the ring (where it would break every
     // replay) and pre-fills the SSE text cache shared by all subscribers.
-    formatSseEvent(event);
+    const size = formatSseEvent(event).length;
     this.#nextId += 1;
-    this.#ring.push(event);
+    this.#store(event, size);
     for (const sub of [...this.#subscribers]) {
       if (!sub.offer(event)) this.#evict(sub, event);
     }
@@ -142,6 +157,7 @@ export class SessionEventBus {
     if (lastId <= this.lastEventId) return;
     this.#nextId = lastId + 1;
     this.#ring.clear();
+    this.#ringBytes = 0;
   }
 
   /** Same as `advanceTo(nextId - 1)`. */
@@ -206,6 +222,15 @@ export class SessionEventBus {
     if (this.#closed) return;
     this.#closed = true;
     for (const sub of [...this.#subscribers]) sub.end("bus_closed", true);
+  }
+
+  #store(event: DaemonEvent, size: number): void {
+    const dropped = this.#ring.push(event);
+    this.#ringBytes += size;
+    if (dropped !== undefined) this.#ringBytes -= formatSseEvent(dropped).length;
+    while (this.#ringBytes > this.ringMaxBytes && this.#ring.size > 1) {
+      this.#ringBytes -= formatSseEvent(this.#ring.shift() as DaemonEvent).length;
+    }
   }
 
   #replay(sub: Subscription, cursor: number, epoch: string | undefined): void {

@@ -20,6 +20,18 @@ describe("RingBuffer", () => {
     expect(ring.first()).toBeUndefined();
   });
 
+  it("shift takes the oldest item out", () => {
+    const ring = new RingBuffer<number>(3);
+    for (const n of [1, 2, 3, 4]) ring.push(n);
+    expect(ring.shift()).toBe(2);
+    expect(ring.toArray()).toEqual([3, 4]);
+    ring.push(5);
+    ring.push(6);
+    expect(ring.toArray()).toEqual([4, 5, 6]);
+    expect([ring.shift(), ring.shift(), ring.shift(), ring.shift()]).toEqual([4, 5, 6, undefined]);
+    expect(ring.size).toBe(0);
+  });
+
   it("capacity 0 holds nothing; bad capacities are refused", () => {
     const ring = new RingBuffer<string>(0);
     expect(ring.push("a")).toBe("a");

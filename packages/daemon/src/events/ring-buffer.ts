@@ -34,6 +34,16 @@ export class RingBuffer<T> implements Iterable<T> {
     return dropped;
   }
 
+  /** Takes the oldest item out, or undefined when empty. */
+  shift(): T | undefined {
+    if (this.#size === 0) return undefined;
+    const item = this.#items[this.#start];
+    this.#items[this.#start] = undefined;
+    this.#start = (this.#start + 1) % this.capacity;
+    this.#size -= 1;
+    return item;
+  }
+
   /** The item at position `index` counted from the oldest (0), or undefined out of range. */
   at(index: number): T | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.#size) return undefined;

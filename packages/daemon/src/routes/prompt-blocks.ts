@@ -1,6 +1,7 @@
 // ACP content blocks a client may put in `POST /session/:id/prompt`. Validated here, before the 202, so a
 // malformed block is a 400 for the client instead of a turn_error after the prompt was accepted.
 import { z } from "zod";
+import { clipEcho } from "../http/echo.js";
 
 const Annotated = { annotations: z.record(z.string(), z.unknown()).nullish(), _meta: z.unknown().optional() };
 
@@ -41,7 +42,8 @@ const KNOWN_TYPES = new Set(["text", "image", "audio", "resource_link", "resourc
 export function promptBlockProblem(block: Record<string, unknown>): string | undefined {
   const type = block.type;
   if (typeof type !== "string" || !KNOWN_TYPES.has(type)) {
-    return `unsupported content block type ${JSON.stringify(type)} (expected one of ${[...KNOWN_TYPES].join(", ")})`;
+    const shown = typeof type === "string" ? JSON.stringify(clipEcho(type)) : typeof type;
+    return `unsupported content block type ${shown} (expected one of ${[...KNOWN_TYPES].join(", ")})`;
   }
   if (type === "text" && typeof block.text !== "string")
     return "a `text` content block needs a string `text`";

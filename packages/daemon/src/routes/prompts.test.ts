@@ -56,6 +56,26 @@ describe("POST /session/:id/prompt", () => {
     });
   });
 
+  it("echoes a huge prompt block clipped (the ring and every subscriber hold the echo); the agent gets it whole", async () => {
+    const d = createTestDaemon();
+    const { sessionId, clientId } = await d.createSession();
+    const text = "x".repeat(5_000_000);
+    const res = await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text }] },
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(res.status).toBe(202);
+    const bus = d.service.require(sessionId).bus;
+    await waitFor(() => bus.eventsAfter(0).some((e) => e.type === "turn_complete"), "turn end");
+    const echo = bus.eventsAfter(0).find((e) => e.type === "session_update");
+    const update = echo?.data.update as { content: { text: string }; _meta: Record<string, unknown> };
+    expect(update.content.text.length).toBeLessThan(100_000);
+    expect(update._meta).toMatchObject({ source: "bridge-echo", truncated: { originalBlockChars: JSON.stringify({ type: "text", text }).length } });
+    expect(bus.ringBytes).toBeLessThan(200_000);
+    const sent = d.agent.callsOf("session/prompt")[0]?.params.prompt as Array<{ text: string }>;
+    expect(sent[0]?.text).toHaveLength(5_000_000);
+  });
+
   it.each([
     [{}, "`prompt` is required and must be a non-empty array of content blocks"],
     [{ prompt: [] }, "`prompt` is required and must be a non-empty array of content blocks"],

@@ -25,6 +25,7 @@ export function newLiveSession(
     now: clock.now(),
     bus: new SessionEventBus({
       ringSize: ctx.options.eventRingSize,
+      ...(ctx.options.eventRingMaxBytes !== undefined ? { ringMaxBytes: ctx.options.eventRingMaxBytes } : {}),
       clock,
       reportError: (error, context) =>
         log(`qwen serve: event bus of ${sessionId}: ${context}: ${String(error)}`),

@@ -12,6 +12,10 @@ export type SessionServiceOptions = {
   maxSessions: number;
   maxPendingPromptsPerSession: number;
   eventRingSize: number;
+  /** Default: the bus's own (DEFAULT_RING_MAX_BYTES). */
+  eventRingMaxBytes?: number;
+  /** Client ids kept per session (0 = no cap); default 1024. */
+  maxClientsPerSession?: number;
   permission: { policy: PermissionPolicy; consensusQuorum?: number | undefined; timeoutMs: number };
   channelFactory: ChannelFactory;
   store: SessionStore;

@@ -6,6 +6,7 @@ import { DaemonEventType } from "../events/registry.js";
 import type { PermissionMediator } from "../permission/mediator.js";
 import { turnErrorFromChild } from "./child-errors.js";
 import type { LiveSession } from "./live-session.js";
+import { echoedContent } from "./prompt-echo.js";
 import type { PromptQueueHost, QueuedPrompt, TurnOutcome } from "./prompt-queue.js";
 
 export type TurnHostDeps = { mediator: PermissionMediator; clock: Clock; log: (line: string) => void };
@@ -57,9 +58,10 @@ export function turnHost(
   };
 }
 
-/** Each prompt block is echoed as a `user_message_chunk` so every client sees what was asked. */
+/** Each prompt block is echoed as a `user_message_chunk` so every client sees what was asked (huge ones clipped). */
 function echoPrompt(session: LiveSession, entry: QueuedPrompt, now: number): void {
-  for (const content of entry.prompt) {
+  for (const block of entry.prompt) {
+    const { content, truncated } = echoedContent(block);
     session.bus.publish(
       DaemonEventType.sessionUpdate,
       {
@@ -68,7 +70,11 @@ function echoPrompt(session: LiveSession, entry: QueuedPrompt, now: number): voi
         update: {
           sessionUpdate: "user_message_chunk",
           content,
-          _meta: { serverTimestamp: now, source: "bridge-echo" },
+          _meta: {
+            serverTimestamp: now,
+            source: "bridge-echo",
+            ...(truncated !== undefined ? { truncated } : {}),
+          },
         },
       },
       promptEnvelope(entry),
