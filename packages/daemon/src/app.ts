@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import type { Clock } from "./events/clock.js";
 import { DEFAULT_HEARTBEAT_MS } from "./events/sse-frame.js";
+import { StreamGate } from "./events/stream-gate.js";
 import { bearerAuth } from "./http/bearer-auth.js";
 import { notFound } from "./http/errors.js";
 import { hostGuard } from "./http/host-guard.js";
@@ -29,6 +30,8 @@ export type AppDeps = {
   token: string | undefined;
   allowOrigins: readonly string[];
   maxConnections: number;
+  /** Open SSE streams across sessions (0 = no cap); see StreamGate. */
+  maxEventStreams: number;
   webRoot?: string | undefined;
   clock: Clock;
   /** SSE heartbeat period (default 15 s; 0 disables, for tests). */
@@ -58,7 +61,7 @@ export function createApp(deps: AppDeps): Hono {
       restoreAskUserQuestion: service.restoreAskUserQuestion,
       authRequired: deps.token !== undefined,
       allowOrigins: deps.allowOrigins,
-      limits: { ...service.limits, maxConnections: deps.maxConnections },
+      limits: { ...service.limits, maxConnections: deps.maxConnections, maxEventStreams: deps.maxEventStreams },
     })),
   );
   app.route(
@@ -78,7 +81,11 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/", transcriptRoutes(service));
   app.route(
     "/",
-    eventRoutes(service, { clock: deps.clock, heartbeatMs: deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }),
+    eventRoutes(service, {
+      clock: deps.clock,
+      heartbeatMs: deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      streams: new StreamGate(deps.maxEventStreams),
+    }),
   );
   return app;
 }

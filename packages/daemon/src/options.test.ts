@@ -50,11 +50,14 @@ describe("resolveDaemonOptions", () => {
     );
     expect(Object.keys(zeros).sort()).toEqual(
       [
+        "maxClientsPerSession",
         "maxConnections",
+        "maxEventStreams",
         "maxPendingPromptsPerSession",
         "maxSessions",
         "permissionResponseTimeoutMs",
         "port",
+        "requestTimeoutMs",
         "sessionIdleTimeoutMs",
       ].sort(),
     );

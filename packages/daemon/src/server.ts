@@ -14,6 +14,7 @@ import { type PrespawnedChannel, withPrespawnedChannel } from "./bridge/prespawn
 import { forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 import type { Clock } from "./events/clock.js";
 import { systemClock } from "./events/clock.js";
+import { defaultMaxEventStreams } from "./events/stream-gate.js";
 import { oneLinePerEntry } from "./http/log-line.js";
 import { isLoopbackHostname } from "./http/loopback-host.js";
 import { startIdleReaper } from "./lifecycle/idle-reaper.js";
@@ -128,6 +129,7 @@ async function configureDaemon(
     token,
     allowOrigins: options.allowOrigins,
     maxConnections: options.maxConnections,
+    maxEventStreams: options.maxEventStreams ?? defaultMaxEventStreams(options.maxConnections),
     webRoot: options.webRoot,
     clock,
     startedAt,
@@ -138,6 +140,9 @@ async function configureDaemon(
   const { server } = early;
   // 0 = no cap: Node's own default (a 0 there would refuse every connection).
   if (options.maxConnections > 0) server.maxConnections = options.maxConnections;
+  server.headersTimeout = options.headersTimeoutMs;
+  server.requestTimeout = options.requestTimeoutMs;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs;
   early.ready(getRequestListener(app.fetch, { hostname: options.hostname }));
   startup.listeningMs = round(performance.now() - t0);
   const address = server.address() as AddressInfo;

@@ -23,6 +23,9 @@ export type EarlyServer = {
   close(): Promise<void>;
 };
 
+/** How often Node looks for connections past their header or request timeout. */
+export const CONNECTIONS_CHECK_MS = 250;
+
 const STARTUP_FAILED_BODY = JSON.stringify({ error: "qwen serve failed to start" });
 
 export function listenEarly(bind: Bind): Promise<EarlyServer> {
@@ -41,7 +44,9 @@ export function listenEarly(bind: Bind): Promise<EarlyServer> {
     // A client that gives up while waiting is not handed to the app.
     res.once("close", () => waiting.delete(entry));
   };
-  const server = createServer(early);
+  // Header and request timeouts are enforced when Node checks connections, every 30 s by default: a slow
+  // client would keep its connection up to 30 s past its timeout. The daemon sets the timeouts themselves.
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, early);
   let closing: Promise<void> | undefined;
   const handle: EarlyServer = {
     server,

@@ -111,6 +111,13 @@ export const invalidMaxQueued = (message: string) => invalidBody(message, "inval
 export const subscriberLimitExceeded = (message: string, limit: number) =>
   new HttpError(429, { error: message, code: "subscriber_limit_exceeded", limit }, retryAfter);
 
+export const streamLimitExceeded = (limit: number) =>
+  new HttpError(
+    503,
+    { error: `Too many event streams open on this daemon (limit ${limit})`, code: "stream_limit_exceeded", limit },
+    retryAfter,
+  );
+
 export const invalidTranscriptLimit = (max: number) =>
   invalidBody(`\`limit\` must be an integer between 1 and ${max}`, "invalid_transcript_limit");
 

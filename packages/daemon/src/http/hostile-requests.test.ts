@@ -52,3 +52,64 @@ describe("the daemon's log", () => {
     expect(logs.find((l) => l.includes("FORGED"))).toContain("close failed\\nqwen serve: FORGED line");
   });
 });
+
+describe("connections", () => {
+  it("event streams cannot take every connection: /health and sessions still answer with all stream slots taken", async () => {
+    const { daemon } = await startSocketDaemon({ maxConnections: 8 });
+    const session = await jsonOf(
+      await fetch(`${daemon.url}/session`, { method: "POST", body: "{}", headers: { Connection: "close" } }),
+    );
+    const streams = [];
+    for (let i = 0; i < 6; i += 1) {
+      const res = await fetch(`${daemon.url}/session/${session.sessionId}/events`);
+      expect(res.status).toBe(200);
+      streams.push(res);
+    }
+    const refused = await fetch(`${daemon.url}/session/${session.sessionId}/events`, {
+      headers: { Connection: "close" },
+    });
+    expect(refused.status).toBe(503);
+    expect((await jsonOf(refused)).code).toBe("stream_limit_exceeded");
+    const health = await fetch(`${daemon.url}/health`, { headers: { Connection: "close" } });
+    expect(health.status).toBe(200);
+    const status = await fetch(`${daemon.url}/session/${session.sessionId}/status`, {
+      headers: { Connection: "close" },
+    });
+    expect(status.status).toBe(200);
+    await Promise.all(streams.map((s) => s.body?.cancel()));
+  });
+
+  it("a client that never finishes its headers is cut off after --headers-timeout-ms", async () => {
+    const { daemon } = await startSocketDaemon({ headersTimeoutMs: 300 });
+    const socket = await rawConnection(daemon.port);
+    socket.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+    const started = Date.now();
+    const received = await closedBy(socket);
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("a body that trickles in is cut off after --request-timeout-ms", async () => {
+    const { daemon } = await startSocketDaemon({ requestTimeoutMs: 500 });
+    const socket = await rawConnection(daemon.port);
+    socket.write("POST /session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{");
+    const drip = setInterval(() => socket.write(" "), 100);
+    try {
+      const received = await closedBy(socket);
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      clearInterval(drip);
+    }
+  });
+
+  it("an idle keep-alive connection is closed after --keep-alive-timeout-ms", async () => {
+    const { daemon } = await startSocketDaemon({ keepAliveTimeoutMs: 200 });
+    const socket = await rawConnection(daemon.port);
+    socket.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const started = Date.now();
+    const received = await closedBy(socket);
+    expect(received).toMatch(/^HTTP\/1\.1 200/);
+    // Node's own default is 5 s; well under it means the option took effect.
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

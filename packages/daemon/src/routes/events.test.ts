@@ -141,3 +141,28 @@ describe("HEAD /session/:id/events", () => {
     expect((await d.request("HEAD", `/session/${sessionId}/events?maxQueued=1`)).status).toBe(400);
   });
 });
+
+describe("the daemon-wide cap on event streams", () => {
+  it("refuses streams past --max-event-streams across sessions with 503, and frees a slot when one ends", async () => {
+    const d = createTestDaemon({ maxEventStreams: 2 });
+    const a = await d.createSession();
+    const b = await d.createSession({ sessionScope: "thread" });
+    const first = await d.request("GET", `/session/${a.sessionId}/events`);
+    const second = await d.request("GET", `/session/${b.sessionId}/events`);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await d.request("GET", `/session/${a.sessionId}/events`);
+    expect(third.status).toBe(503);
+    expect(third.headers.get("Retry-After")).toBe("5");
+    expect(await third.json()).toEqual({
+      error: "Too many event streams open on this daemon (limit 2)",
+      code: "stream_limit_exceeded",
+      limit: 2,
+    });
+    // HEAD opens no stream, so it is not refused.
+    expect((await d.request("HEAD", `/session/${a.sessionId}/events`)).status).toBe(200);
+    await first.body?.cancel();
+    const again = await d.request("GET", `/session/${b.sessionId}/events`);
+    expect(again.status).toBe(200);
+    await Promise.all([second.body?.cancel(), again.body?.cancel()]);
+  });
+});

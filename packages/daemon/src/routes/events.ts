@@ -7,12 +7,18 @@ import type { Clock } from "../events/clock.js";
 import { SubscriberLimitExceededError } from "../events/event-bus.js";
 import { MAX_MAX_QUEUED, MIN_MAX_QUEUED } from "../events/index.js";
 import { streamEvents } from "../events/sse.js";
-import { invalidMaxQueued, subscriberLimitExceeded } from "../http/errors.js";
+import type { StreamGate } from "../events/stream-gate.js";
+import { invalidMaxQueued, streamLimitExceeded, subscriberLimitExceeded } from "../http/errors.js";
 import type { LiveSession } from "../sessions/live-session.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { sessionIdOf } from "./request.js";
 
-export type EventRouteOptions = { clock: Clock; heartbeatMs: number };
+export type EventRouteOptions = {
+  clock: Clock;
+  heartbeatMs: number;
+  /** The daemon-wide cap on open streams. */
+  streams: StreamGate;
+};
 
 export function eventRoutes(service: SessionService, options: EventRouteOptions): Hono {
   return new Hono().get("/session/:id/events", (c) => {
@@ -23,6 +29,8 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
     // Hono answers HEAD by running this handler and dropping the body it returns; a stream dropped unread
     // is never cancelled, so its subscription would hold one of the session's slots forever.
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: sseHeaders(session) });
+    const release = options.streams.tryAcquire();
+    if (release === undefined) throw streamLimitExceeded(options.streams.limit);
     let body: ReadableStream<Uint8Array>;
     try {
       body = streamEvents({
@@ -36,9 +44,13 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
         signal: c.req.raw.signal,
         heartbeatMs: options.heartbeatMs,
         clock: options.clock,
-        onClose: () => session.touch(options.clock.now()),
+        onClose: () => {
+          release();
+          session.touch(options.clock.now());
+        },
       });
     } catch (error) {
+      release();
       if (error instanceof SubscriberLimitExceededError)
         throw subscriberLimitExceeded(error.message, error.limit);
       throw error;

@@ -30,6 +30,8 @@ export type TestDaemonOptions = {
   consensusQuorum?: number;
   permissionResponseTimeoutMs?: number;
   webRoot?: string;
+  /** Default: no cap. */
+  maxEventStreams?: number;
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies in tests are asserted field by field
@@ -87,6 +89,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     token: options.token,
     allowOrigins: options.allowOrigins ?? [],
     maxConnections: 64,
+    maxEventStreams: options.maxEventStreams ?? 0,
     webRoot: options.webRoot,
     clock,
     heartbeatMs: 0,
