@@ -61,7 +61,11 @@ export function createApp(deps: AppDeps): Hono {
       restoreAskUserQuestion: service.restoreAskUserQuestion,
       authRequired: deps.token !== undefined,
       allowOrigins: deps.allowOrigins,
-      limits: { ...service.limits, maxConnections: deps.maxConnections, maxEventStreams: deps.maxEventStreams },
+      limits: {
+        ...service.limits,
+        maxConnections: deps.maxConnections,
+        maxEventStreams: deps.maxEventStreams,
+      },
     })),
   );
   app.route(

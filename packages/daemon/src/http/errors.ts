@@ -114,7 +114,11 @@ export const subscriberLimitExceeded = (message: string, limit: number) =>
 export const streamLimitExceeded = (limit: number) =>
   new HttpError(
     503,
-    { error: `Too many event streams open on this daemon (limit ${limit})`, code: "stream_limit_exceeded", limit },
+    {
+      error: `Too many event streams open on this daemon (limit ${limit})`,
+      code: "stream_limit_exceeded",
+      limit,
+    },
     retryAfter,
   );
 

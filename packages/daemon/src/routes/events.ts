@@ -8,6 +8,7 @@ import { SubscriberLimitExceededError } from "../events/event-bus.js";
 import { MAX_MAX_QUEUED, MIN_MAX_QUEUED } from "../events/index.js";
 import { streamEvents } from "../events/sse.js";
 import type { StreamGate } from "../events/stream-gate.js";
+import { CLIENT_ID_HEADER, isWellFormedClientId } from "../http/client-id.js";
 import { invalidMaxQueued, streamLimitExceeded, subscriberLimitExceeded } from "../http/errors.js";
 import type { LiveSession } from "../sessions/live-session.js";
 import type { SessionService } from "../sessions/session-service.js";
@@ -29,8 +30,19 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
     // Hono answers HEAD by running this handler and dropping the body it returns; a stream dropped unread
     // is never cancelled, so its subscription would hold one of the session's slots forever.
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: sseHeaders(session) });
-    const release = options.streams.tryAcquire();
-    if (release === undefined) throw streamLimitExceeded(options.streams.limit);
+    const releaseSlot = options.streams.tryAcquire();
+    if (releaseSlot === undefined) throw streamLimitExceeded(options.streams.limit);
+    // Reading is open to anyone and the header is not checked (like the reference), but a registered client
+    // that listens stays registered.
+    const clientId = c.req.header(CLIENT_ID_HEADER);
+    const releaseClient =
+      clientId !== undefined && isWellFormedClientId(clientId)
+        ? session.clients.streamOpened(clientId)
+        : () => {};
+    const release = () => {
+      releaseSlot();
+      releaseClient();
+    };
     let body: ReadableStream<Uint8Array>;
     try {
       body = streamEvents({

@@ -70,7 +70,10 @@ describe("POST /session/:id/prompt", () => {
     const echo = bus.eventsAfter(0).find((e) => e.type === "session_update");
     const update = echo?.data.update as { content: { text: string }; _meta: Record<string, unknown> };
     expect(update.content.text.length).toBeLessThan(100_000);
-    expect(update._meta).toMatchObject({ source: "bridge-echo", truncated: { originalBlockChars: JSON.stringify({ type: "text", text }).length } });
+    expect(update._meta).toMatchObject({
+      source: "bridge-echo",
+      truncated: { originalBlockChars: JSON.stringify({ type: "text", text }).length },
+    });
     expect(bus.ringBytes).toBeLessThan(200_000);
     const sent = d.agent.callsOf("session/prompt")[0]?.params.prompt as Array<{ text: string }>;
     expect(sent[0]?.text).toHaveLength(5_000_000);

@@ -4,7 +4,7 @@ import type { AcpChild } from "../bridge/acp-child.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { SessionEventBus } from "../events/event-bus.js";
 import type { PersistedSession } from "../persisted/session-store.js";
-import { ClientRegistry } from "./client-registry.js";
+import { ClientRegistry, type ClientRegistryOptions } from "./client-registry.js";
 import type { ReplayedUpdate } from "./load-replay.js";
 import type { PromptQueue } from "./prompt-queue.js";
 import type { SessionActivity } from "./restore-admission.js";
@@ -44,14 +44,14 @@ export class LiveSession {
     bus: SessionEventBus;
     child: AcpChild;
     now: number;
-    mintClientId?: () => string;
+    clients?: ClientRegistryOptions;
   }) {
     this.sessionId = init.sessionId;
     this.workspaceCwd = init.workspaceCwd;
     this.createdAt = new Date(init.now).toISOString();
     this.bus = init.bus;
     this.child = init.child;
-    this.clients = new ClientRegistry(init.mintClientId);
+    this.clients = new ClientRegistry(init.clients);
     this.lastActivityAt = init.now;
   }
 

@@ -30,7 +30,13 @@ export function newLiveSession(
       reportError: (error, context) =>
         log(`qwen serve: event bus of ${sessionId}: ${context}: ${String(error)}`),
     }),
-    ...(ctx.options.mintClientId !== undefined ? { mintClientId: ctx.options.mintClientId } : {}),
+    clients: {
+      ...(ctx.options.mintClientId !== undefined ? { mint: ctx.options.mintClientId } : {}),
+      ...(ctx.options.maxClientsPerSession !== undefined
+        ? { maxClients: ctx.options.maxClientsPerSession }
+        : {}),
+      now: () => clock.now(),
+    },
   });
   session.queue = new PromptQueue({
     sessionId,

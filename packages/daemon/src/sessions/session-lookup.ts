@@ -25,9 +25,12 @@ export function requireSession(registry: SessionRegistry, sessionId: string): Li
   return session;
 }
 
-/** Throws 400 `invalid_client_id` when a supplied client id is not registered on the session. */
+/**
+ * Throws 400 `invalid_client_id` when a supplied client id is not registered on the session; a registered
+ * one counts as seen (it keeps the client from expiring).
+ */
 export function assertClient(session: LiveSession, clientId: string | undefined): void {
-  if (clientId !== undefined && !session.clients.has(clientId)) {
+  if (clientId !== undefined && !session.clients.seen(clientId)) {
     throw unregisteredClientId(session.sessionId, clientId);
   }
 }

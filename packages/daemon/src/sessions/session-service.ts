@@ -230,8 +230,14 @@ export class SessionService {
     closeAllSessions(this.#ctx);
   }
 
-  /** Closes live sessions nobody has touched for `idleMs` (no subscribers, no work, no pending asks). */
+  /**
+   * Closes live sessions nobody has touched for `idleMs` (no subscribers, no work, no pending asks), and
+   * forgets the clients of the others that have not been seen for as long (and listen on no stream).
+   */
   reapIdle(idleMs: number): string[] {
-    return reapIdleSessions(this.#ctx, idleMs);
+    const reaped = reapIdleSessions(this.#ctx, idleMs);
+    const now = this.#o.clock.now();
+    for (const session of this.registry.live()) session.clients.expire(now, idleMs);
+    return reaped;
   }
 }
