@@ -5,6 +5,9 @@ import type { Clock } from "./events/clock.js";
 import { DEFAULT_HEARTBEAT_MS } from "./events/sse-frame.js";
 import { StreamGate } from "./events/stream-gate.js";
 import { bearerAuth } from "./http/bearer-auth.js";
+import { bodyBudget } from "./http/body-budget.js";
+import { bodyDeadline } from "./http/body-deadline.js";
+import { ByteBudget } from "./http/byte-budget.js";
 import { notFound } from "./http/errors.js";
 import { hostGuard } from "./http/host-guard.js";
 import { createErrorHandler } from "./http/on-error.js";
@@ -32,6 +35,10 @@ export type AppDeps = {
   maxConnections: number;
   /** Open SSE streams across sessions (0 = no cap); see StreamGate. */
   maxEventStreams: number;
+  /** Bytes of request bodies received and handled at once (see ByteBudget); default 64 MiB. */
+  maxBodyBytesInFlight?: number;
+  /** Time a request's body has to arrive after its headers (0 = none; see bodyDeadline). */
+  requestTimeoutMs?: number;
   webRoot?: string | undefined;
   clock: Clock;
   /** SSE heartbeat period (default 15 s; 0 disables, for tests). */
@@ -41,8 +48,11 @@ export type AppDeps = {
   log: (line: string) => void;
 };
 
+const DEFAULT_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+
 export function createApp(deps: AppDeps): Hono {
   const { service } = deps;
+  const bodies = new ByteBudget(deps.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
   app.notFound(() => notFound().getResponse());
@@ -52,6 +62,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/", healthRoutes());
   if (deps.webRoot !== undefined) app.use(webStatic(deps.webRoot));
   app.use(bearerAuth({ token: deps.token }));
+  app.use(bodyDeadline(deps.requestTimeoutMs ?? 0, deps.clock));
+  app.use(bodyBudget(bodies));
 
   app.route(
     "/",
@@ -75,6 +87,7 @@ export function createApp(deps: AppDeps): Hono {
         startedAt: deps.startedAt,
         now: deps.clock.now(),
         startup: deps.startup ?? {},
+        requestBodies: bodies.snapshot(),
       }),
     ),
   );

@@ -130,6 +130,8 @@ async function configureDaemon(
     allowOrigins: options.allowOrigins,
     maxConnections: options.maxConnections,
     maxEventStreams: options.maxEventStreams ?? defaultMaxEventStreams(options.maxConnections),
+    maxBodyBytesInFlight: options.maxBodyBytesInFlight,
+    requestTimeoutMs: options.requestTimeoutMs,
     webRoot: options.webRoot,
     clock,
     startedAt,

@@ -113,3 +113,34 @@ describe("connections", () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 });
+
+describe("request bodies in flight", () => {
+  it("large bodies share --max-body-bytes-in-flight: they wait their turn, all are served, the peak stays under it", async () => {
+    const budget = 10 * 1024 * 1024;
+    const { daemon } = await startSocketDaemon({
+      maxBodyBytesInFlight: budget,
+      maxPendingPromptsPerSession: 0,
+    });
+    const { sessionId, clientId } = await jsonOf(
+      await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }),
+    );
+    const body = JSON.stringify({ prompt: [{ type: "text", text: "z".repeat(6 * 1024 * 1024) }] });
+    const statuses = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        fetch(`${daemon.url}/session/${sessionId}/prompt`, {
+          method: "POST",
+          body,
+          headers: { "Content-Type": "application/json", "X-Qwen-Client-Id": clientId },
+        }).then(async (res) => {
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      ),
+    );
+    expect(statuses).toEqual([202, 202, 202, 202]);
+    const status = await jsonOf(await fetch(`${daemon.url}/daemon/status`));
+    expect(status.requestBodies).toMatchObject({ capacity: budget, inFlight: 0, waiting: 0 });
+    expect(status.requestBodies.peak).toBeGreaterThanOrEqual(body.length);
+    expect(status.requestBodies.peak).toBeLessThanOrEqual(budget);
+  });
+});

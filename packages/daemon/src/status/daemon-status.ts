@@ -1,11 +1,12 @@
 // GET /daemon/status: diagnostics for operators (pid, uptime, startup timings, sessions, children, memory).
+import type { BudgetSnapshot } from "../http/byte-budget.js";
 import type { SessionService } from "../sessions/session-service.js";
 
 export type StartupTimings = Record<string, number>;
 
 export function daemonStatus(
   service: SessionService,
-  info: { startedAt: number; now: number; startup: StartupTimings },
+  info: { startedAt: number; now: number; startup: StartupTimings; requestBodies?: BudgetSnapshot },
 ) {
   const memory = process.memoryUsage();
   return {
@@ -23,6 +24,7 @@ export function daemonStatus(
     },
     permissions: { policy: service.mediator.policy, pending: service.mediator.pendingCount },
     answerJournal: service.journalHealth.snapshot(),
+    ...(info.requestBodies !== undefined ? { requestBodies: info.requestBodies } : {}),
     children: { spawned: service.children.spawnCount, running: service.children.describe() },
     memory: {
       rss: memory.rss,
