@@ -265,6 +265,33 @@ describe("GET /session/:id/transcript", () => {
     expect(limited.events).toHaveLength(2);
   });
 
+  it("?limit=N reads only the transcript's tail, and gives the same events as the whole read would", async () => {
+    // 5,000 turns of user + assistant + tool result + a system record (which makes no event).
+    const long: TranscriptRecord[] = [];
+    for (let i = 0; i < 5000; i += 1)
+      long.push(...records.map((r) => ({ ...r, uuid: `${r.uuid}-${i}` }) as TranscriptRecord));
+    const store = memoryStore(onDisk, { "disk-old": long });
+    const asked: Array<number | undefined> = [];
+    const spy = {
+      ...store,
+      readRecords: (cwd: string, id: string, limit?: number) => {
+        asked.push(limit);
+        return store.readRecords(cwd, id, limit);
+      },
+    };
+    const d = createTestDaemon({ store: spy });
+    const whole = (await (await d.request("GET", "/session/disk-old/transcript")).json()).events;
+    expect(asked).toEqual([undefined]);
+    for (const limit of [1, 3, 7, 500]) {
+      asked.length = 0;
+      const tail = (await (await d.request("GET", `/session/disk-old/transcript?limit=${limit}`)).json()).events;
+      expect(tail.map((e: { data: unknown }) => e.data)).toEqual(whole.slice(-limit).map((e: { data: unknown }) => e.data));
+      // Numbered within the answer: the tail is read without the rest, so positions in the whole are unknown.
+      expect(tail.map((e: { id: number }) => e.id)).toEqual(Array.from({ length: limit }, (_, i) => i + 1));
+      expect(asked.every((n) => n !== undefined && n <= 4 * limit + 8)).toBe(true);
+    }
+  });
+
   it("400 for a bad limit or id, 404 for an unknown session", async () => {
     const d = createTestDaemon({ store: memoryStore(onDisk, { "disk-old": records }) });
     for (const limit of ["0", "501", "x"]) {

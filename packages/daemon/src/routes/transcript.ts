@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { invalidTranscriptLimit, sessionNotFound } from "../http/errors.js";
 import type { SessionService } from "../sessions/session-service.js";
+import type { DaemonEvent } from "../events/daemon-event.js";
 import { transcriptEvents } from "../status/transcript-events.js";
 import { sessionIdOf } from "./request.js";
 
@@ -12,13 +13,39 @@ export function transcriptRoutes(service: SessionService): Hono {
     const sessionId = sessionIdOf(c);
     service.assertSessionId(sessionId);
     const limit = parseLimit(c.req.query("limit"));
-    // `limit` counts events (a record can make several or none), so the whole transcript is read.
-    const records = await service.store.readRecords(service.workspace, sessionId);
-    if (records === undefined && service.registry.get(sessionId) === undefined)
-      throw sessionNotFound(sessionId);
-    const events = transcriptEvents(sessionId, records ?? []);
-    return c.json({ v: 1, sessionId, events: limit === undefined ? events : events.slice(-limit) });
+    const events =
+      limit === undefined ? await wholeTranscript(service, sessionId) : await transcriptTail(service, sessionId, limit);
+    if (events === undefined) throw sessionNotFound(sessionId);
+    return c.json({ v: 1, sessionId, events });
   });
+}
+
+async function wholeTranscript(service: SessionService, sessionId: string): Promise<DaemonEvent[] | undefined> {
+  const records = await service.store.readRecords(service.workspace, sessionId);
+  if (records === undefined && service.registry.get(sessionId) === undefined) return undefined;
+  return transcriptEvents(sessionId, records ?? []);
+}
+
+/**
+ * The last `limit` events, read from the end of the transcript: `limit` counts events and a record makes
+ * several or none, so the tail read grows (doubling) until it holds enough events or the whole file.
+ * Numbered 1.. within the answer: positions in the whole transcript are not known without reading it all.
+ */
+async function transcriptTail(
+  service: SessionService,
+  sessionId: string,
+  limit: number,
+): Promise<DaemonEvent[] | undefined> {
+  for (let records = limit; ; records *= 2) {
+    const tail = await service.store.readRecords(service.workspace, sessionId, records);
+    if (tail === undefined) return service.registry.get(sessionId) === undefined ? undefined : [];
+    const events = transcriptEvents(sessionId, tail);
+    if (events.length >= limit || tail.length < records) return renumber(events.slice(-limit));
+  }
+}
+
+function renumber(events: DaemonEvent[]): DaemonEvent[] {
+  return events.map((event, index) => ({ ...event, id: index + 1 }));
 }
 
 function parseLimit(raw: string | undefined): number | undefined {
