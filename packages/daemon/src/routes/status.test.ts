@@ -284,8 +284,11 @@ describe("GET /session/:id/transcript", () => {
     expect(asked).toEqual([undefined]);
     for (const limit of [1, 3, 7, 500]) {
       asked.length = 0;
-      const tail = (await (await d.request("GET", `/session/disk-old/transcript?limit=${limit}`)).json()).events;
-      expect(tail.map((e: { data: unknown }) => e.data)).toEqual(whole.slice(-limit).map((e: { data: unknown }) => e.data));
+      const tail = (await (await d.request("GET", `/session/disk-old/transcript?limit=${limit}`)).json())
+        .events;
+      expect(tail.map((e: { data: unknown }) => e.data)).toEqual(
+        whole.slice(-limit).map((e: { data: unknown }) => e.data),
+      );
       // Numbered within the answer: the tail is read without the rest, so positions in the whole are unknown.
       expect(tail.map((e: { id: number }) => e.id)).toEqual(Array.from({ length: limit }, (_, i) => i + 1));
       expect(asked.every((n) => n !== undefined && n <= 4 * limit + 8)).toBe(true);

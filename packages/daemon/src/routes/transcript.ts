@@ -1,8 +1,8 @@
 // GET /session/:id/transcript?limit=N: the persisted history as session_update events.
 import { Hono } from "hono";
+import type { DaemonEvent } from "../events/daemon-event.js";
 import { invalidTranscriptLimit, sessionNotFound } from "../http/errors.js";
 import type { SessionService } from "../sessions/session-service.js";
-import type { DaemonEvent } from "../events/daemon-event.js";
 import { transcriptEvents } from "../status/transcript-events.js";
 import { sessionIdOf } from "./request.js";
 
@@ -14,13 +14,18 @@ export function transcriptRoutes(service: SessionService): Hono {
     service.assertSessionId(sessionId);
     const limit = parseLimit(c.req.query("limit"));
     const events =
-      limit === undefined ? await wholeTranscript(service, sessionId) : await transcriptTail(service, sessionId, limit);
+      limit === undefined
+        ? await wholeTranscript(service, sessionId)
+        : await transcriptTail(service, sessionId, limit);
     if (events === undefined) throw sessionNotFound(sessionId);
     return c.json({ v: 1, sessionId, events });
   });
 }
 
-async function wholeTranscript(service: SessionService, sessionId: string): Promise<DaemonEvent[] | undefined> {
+async function wholeTranscript(
+  service: SessionService,
+  sessionId: string,
+): Promise<DaemonEvent[] | undefined> {
   const records = await service.store.readRecords(service.workspace, sessionId);
   if (records === undefined && service.registry.get(sessionId) === undefined) return undefined;
   return transcriptEvents(sessionId, records ?? []);
