@@ -3,6 +3,7 @@
 //   ASK_INVALID  asks a question with a single option (invalid),
 //   ASK_TWO      asks two questions in one ask_user_question call,
 //   ASK_BATCH    makes two ask_user_question calls in one reply,
+//   ASK_MIXED    lists the workspace and asks the default question in one reply (a mixed batch),
 //   ASK          asks the default question (Color),
 //   STALL        never answers;
 // anything else gets PLAIN_ANSWER, and a tool result gets `answerText(result)`.
@@ -59,6 +60,15 @@ export function conversationHandler(options: { stallOnToolResult?: boolean } = {
         [
           { name: "ask_user_question", args: { questions: [DEFAULT_QUESTION] } },
           { name: "ask_user_question", args: { questions: [{ ...SIZE_QUESTION, multiSelect: false }] } },
+        ],
+        { text: QUESTION_PREAMBLE },
+      );
+    }
+    if (text.includes("ASK_MIXED")) {
+      return reply.toolCalls(
+        [
+          { name: "list_directory", args: { path: "." } },
+          { name: "ask_user_question", args: { questions: [DEFAULT_QUESTION] } },
         ],
         { text: QUESTION_PREAMBLE },
       );

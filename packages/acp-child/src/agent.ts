@@ -26,6 +26,7 @@ import {
   prepareExternalTool,
   SHELL_EXECUTING_TOOL_NAMES,
 } from "./external-tool-guard.js";
+import { givenAnswersOf } from "./given-answers.js";
 import type { Logger } from "./logger.js";
 import {
   CONTINUE_LAST_TURN_META_KEY,
@@ -154,10 +155,11 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
    * the request's suppress flag decides how its history is repaired); a busy one is left as it is.
    */
   const openPersisted = async (
-    params: { sessionId: string; cwd: string; mcpServers?: McpServer[] | undefined },
+    params: { sessionId: string; cwd: string; mcpServers?: McpServer[] | undefined; _meta?: Meta },
     suppress: boolean,
     client: AgentContext,
   ): Promise<AcpSession> => {
+    const givenAnswers = givenAnswersOf(params._meta, log);
     const { sessionId, cwd } = params;
     if (!isValidSessionId(sessionId)) throw RequestError.invalidParams({ sessionId }, "Invalid session id");
     requireAbsolute(cwd);
@@ -189,6 +191,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
               hooks: session.hooks,
               approvalMode: session.mode,
               suppressRestore: suppress,
+              givenAnswers,
             }),
           );
         } catch (error) {

@@ -26,7 +26,7 @@ import type { Logger } from "./logger.js";
 import { toMcpServerConfigs } from "./mcp-servers.js";
 import type { AcpChildOptions } from "./options.js";
 import { fallbackDescription } from "./replay.js";
-import type { AgentRuntime, OpenSessionArgs, RuntimeSession } from "./runtime.js";
+import type { AgentRuntime, LoadArgs, OpenSessionArgs, RuntimeSession } from "./runtime.js";
 
 export interface CoreRuntimeOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -47,10 +47,7 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
   // Describing calls for replay needs only the tools' describe(); one registry serves every session.
   const describer = new ToolRegistry(sessionTools());
 
-  const open = async (
-    args: OpenSessionArgs,
-    load?: { suppressRestore: boolean },
-  ): Promise<RuntimeSession> => {
+  const open = async (args: OpenSessionArgs, load?: LoadArgs): Promise<RuntimeSession> => {
     const config = new Config({
       restoreAskUserQuestion: options.restoreAskUserQuestion,
       approvalMode: args.approvalMode,
@@ -72,7 +69,11 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
     let agent: AgentSession;
     try {
       agent = load
-        ? await AgentSession.load({ ...sessionOptions, suppressRestore: load.suppressRestore })
+        ? await AgentSession.load({
+            ...sessionOptions,
+            suppressRestore: load.suppressRestore,
+            ...(load.givenAnswers ? { givenAnswers: load.givenAnswers } : {}),
+          })
         : await AgentSession.create(sessionOptions);
     } catch (error) {
       await mcp?.close();
@@ -94,7 +95,8 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
   return {
     qwenHome,
     createSession: (args) => open(args),
-    loadSession: (args) => open(args, { suppressRestore: args.suppressRestore }),
+    loadSession: (args) =>
+      open(args, { suppressRestore: args.suppressRestore, givenAnswers: args.givenAnswers }),
     async sessionExists(cwd, sessionId) {
       try {
         await access(transcriptPath(qwenHome, cwd, sessionId));

@@ -13,6 +13,7 @@ describe("@qwen-daemon/acp-child public API", () => {
         "EXTERNAL_TOOL_GUARD_REQUIRED",
         "ExtensionMethod",
         "INVOCATION_META_KEY",
+        "JOURNALED_ANSWERS_META_KEY",
         "LoadUpdatesParams",
         "MISSING_TOOL_RESULT_TEXT",
         "OptionId",
@@ -45,6 +46,7 @@ describe("@qwen-daemon/acp-child public API", () => {
     );
     expect(api.PERMISSION_CANCEL_REASON_META_KEY).toBe("qwen.daemon.permissionCancelReason");
     expect(api.CONTINUE_LAST_TURN_META_KEY).toBe("qwen.daemon.continueLastTurn");
+    expect(api.JOURNALED_ANSWERS_META_KEY).toBe("qwen.daemon.journaledAnswers");
     expect(api.INVOCATION_META_KEY).toBe("qwen-code/invocation");
     expect(api.REQUESTED_SESSION_ID_META_KEY).toBe("qwen-code/sessionId");
     expect(api.PRIVATE_PARENT_CAPABILITY_META_KEY).toBe("qwen-code/private-parent-capability");

@@ -12,6 +12,12 @@ export const PROMPT_ID_META_KEY = "qwen.daemon.promptId";
 /** daemon -> child on session/prompt: continue the interrupted last turn instead of sending a user message. */
 export const CONTINUE_LAST_TURN_META_KEY = "qwen.daemon.continueLastTurn";
 
+/**
+ * daemon -> child on load/resume: `{ [toolCallId]: <permission response> }`, answers the daemon acknowledged for
+ * questions of the trailing batch before a crash; a batch that will not be re-asked is closed with them.
+ */
+export const JOURNALED_ANSWERS_META_KEY = "qwen.daemon.journaledAnswers";
+
 /** reference daemon -> child on session/prompt: `{version, sessionId, promptId, originatorClientId}`. */
 export const INVOCATION_META_KEY = "qwen-code/invocation";
 /** daemon -> child on session/new: create the session under this id (reference-compatible key). */

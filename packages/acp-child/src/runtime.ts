@@ -8,6 +8,7 @@ import type {
   ApprovalMode,
   BeforeExecuteHook,
   ConfirmationHandler,
+  GivenAnswer,
   SessionToolContext,
   ToolCallDescription,
   TranscriptRecord,
@@ -28,6 +29,11 @@ export interface OpenSessionArgs {
   approvalMode: ApprovalMode;
 }
 
+export interface LoadArgs {
+  suppressRestore: boolean;
+  givenAnswers?: ReadonlyMap<string, GivenAnswer> | undefined;
+}
+
 /** A core session plus what the runtime opened for it (MCP connections) and must close with it. */
 export interface RuntimeSession {
   readonly agent: AgentSession;
@@ -39,8 +45,11 @@ export interface RuntimeSession {
 export interface AgentRuntime {
   readonly qwenHome: string;
   createSession(args: OpenSessionArgs): Promise<RuntimeSession>;
-  /** `suppressRestore`: fully repair the history even when the restore switch is on (RESTORE-SPEC step 1). */
-  loadSession(args: OpenSessionArgs & { suppressRestore: boolean }): Promise<RuntimeSession>;
+  /**
+   * `suppressRestore`: fully repair the history even when the restore switch is on (RESTORE-SPEC step 1).
+   * `givenAnswers`: answers the daemon journaled for the trailing batch (AgentSessionLoadOptions).
+   */
+  loadSession(args: OpenSessionArgs & LoadArgs): Promise<RuntimeSession>;
   /** True when a transcript exists for the session (load/resume of anything else is "not found"). */
   sessionExists(cwd: string, sessionId: string): Promise<boolean>;
   /** The transcript as on disk, for a read-only replay of a session that is not live; undefined if none. */

@@ -1,8 +1,6 @@
 // AgentSession against the fake OpenAI server over real HTTP, with transcripts in temp dirs.
 // A "crash" is simulated by copying the session's files at the instant the question is asked (what a
 // SIGKILL would leave) into another QWEN_HOME, and loading from there.
-import { cp } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Config } from "../config.js";
 import { ORPHAN_TOOL_RESULT_TEXT } from "../history/orphan-repair.js";
@@ -24,7 +22,7 @@ import {
 } from "../tools/ask-user-question-result.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { PromptLedger } from "../transcript/ledger.js";
-import { chatsDir, transcriptPath } from "../transcript/paths.js";
+import { transcriptPath } from "../transcript/paths.js";
 import { readTranscript } from "../transcript/reader.js";
 import type { TranscriptRecord } from "../transcript/records.js";
 import {
@@ -37,6 +35,8 @@ import type { ConfirmationHandler, ConfirmationOutcome, ConfirmationRequest } fr
 import { SessionClosedAbort } from "./contract.js";
 import {
   COLOR_ANSWER_TEXT,
+  crashCopyOnAsk,
+  crashedHomeOf,
   eventLog,
   providerFor,
   recordingTool,
@@ -118,16 +118,11 @@ const responsesOf = (records: readonly TranscriptRecord[]) =>
 async function crashWhileAsking(script: FakeScript = [questionReply()]) {
   const ws = await workspace();
   server = await startFakeOpenAIServer(script);
-  const crashed = { qwenHome: join(ws.cwd, "crashed-home"), cwd: ws.cwd };
+  const crashed = crashedHomeOf(ws);
   const original = await track(
     AgentSession.create(
       options(ws, server, {
-        confirm: async () => {
-          await cp(chatsDir(ws.qwenHome, ws.cwd), chatsDir(crashed.qwenHome, crashed.cwd), {
-            recursive: true,
-          });
-          return { outcome: "unattended", reason: "session_closed" };
-        },
+        confirm: crashCopyOnAsk(ws, crashed),
       }),
     ),
   );

@@ -22,6 +22,7 @@ import { transcriptPath } from "../transcript/paths.js";
 import { readTranscript } from "../transcript/reader.js";
 import type { LedgerEntry, TranscriptRecord } from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
+import { answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
 import { Chat } from "./chat.js";
 import type {
   AgentEvent,
@@ -64,6 +65,12 @@ export interface AgentSessionLoadOptions extends AgentSessionOptions {
    * then fully repaired, in step with a replay that finalizes the question as failed.
    */
   suppressRestore?: boolean;
+  /**
+   * Answers the host already holds for questions of the trailing batch (acknowledged before a crash), by
+   * call id. With the restore switch on, a batch that will not be re-asked is closed with them on load
+   * (see answered-batch.ts), so an acknowledged answer reaches the model whatever the batch held.
+   */
+  givenAnswers?: ReadonlyMap<string, GivenAnswer>;
 }
 
 export interface AgentPromptOptions {
@@ -147,13 +154,25 @@ export class AgentSession {
    */
   static async load(opts: AgentSessionLoadOptions): Promise<AgentSession> {
     const { records } = await readTranscript(transcriptPath(opts.qwenHome, opts.cwd, opts.sessionId));
-    const history = historyFromRecords(records);
+    let history = historyFromRecords(records);
     const preserve =
       opts.suppressRestore !== true &&
       (opts.config.getRestoreAskUserQuestion() || opts.config.getPreserveRestorableAskUserQuestion());
-    const preserveCallIds = preserve ? restorableAskUserQuestionCallIds(history.at(-1)) : undefined;
-    const chat = Chat.start(history, preserveCallIds ? { preserveCallIds } : {});
+    const restorableIds = restorableAskUserQuestionCallIds(history.at(-1));
+    const preserveCallIds = preserve ? restorableIds : undefined;
     const transcript = await SessionTranscript.open(transcriptOptions(opts));
+    if (preserveCallIds === undefined && opts.givenAnswers && opts.config.getRestoreAskUserQuestion()) {
+      const batch = answeredBatchResults(history.at(-1), opts.givenAnswers);
+      // A batch restore could re-ask is closed only when every question of it is answered: one still open
+      // stays dangling on disk for a later load with someone to ask.
+      if (batch && (restorableIds === undefined || batch.answeredCallIds.length === restorableIds.size)) {
+        for (const { message, result } of batch.results) {
+          records.push(await transcript.appendToolResult(message, result));
+        }
+        history = historyFromRecords(records);
+      }
+    }
+    const chat = Chat.start(history, preserveCallIds ? { preserveCallIds } : {});
     const ledger = PromptLedger.forSession(opts, ledgerOptions(opts));
     const session = new AgentSession(opts, { chat, transcript, ledger, records }, true);
     if (!session.restorableQuestion()) await session.closeInterruptedPrompts();

@@ -1,5 +1,6 @@
 // Public API of the agent runtime: the chat, the turn loop and the session the ACP child drives.
 export * from "./agent-session.js";
+export type { GivenAnswer } from "./answered-batch.js";
 export * from "./chat.js";
 export * from "./contract.js";
 export type { TurnTools } from "./tool-batch.js";

@@ -1,11 +1,12 @@
 // Shared fixtures of the agent tests (turn-loop.test.ts, agent-session.test.ts); not part of the public API.
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAICompatibleProvider } from "../model/openai-provider.js";
 import type { FakeOpenAIServer } from "../testing/index.js";
 import type { ConfirmationKind, Tool } from "../tools/tool.js";
-import type { AgentEvent } from "./contract.js";
+import { chatsDir } from "../transcript/paths.js";
+import type { AgentEvent, ConfirmationHandler } from "./contract.js";
 
 export interface TempWorkspace {
   qwenHome: string;
@@ -59,4 +60,23 @@ export function recordingTool(
 export function eventLog(): { events: AgentEvent[]; onEvent: (e: AgentEvent) => void } {
   const events: AgentEvent[] = [];
   return { events, onEvent: (e) => events.push(e) };
+}
+
+/** Where a simulated crash's copy of a workspace's session files goes. */
+export function crashedHomeOf(ws: { cwd: string }): { qwenHome: string; cwd: string } {
+  return { qwenHome: join(ws.cwd, "crashed-home"), cwd: ws.cwd };
+}
+
+/**
+ * A confirm that copies the session files into `crashed` at the instant it is asked (what a SIGKILL then would
+ * leave on disk), then lets the original end unattended.
+ */
+export function crashCopyOnAsk(
+  ws: { qwenHome: string; cwd: string },
+  crashed: { qwenHome: string; cwd: string },
+): ConfirmationHandler {
+  return async () => {
+    await cp(chatsDir(ws.qwenHome, ws.cwd), chatsDir(crashed.qwenHome, crashed.cwd), { recursive: true });
+    return { outcome: "unattended", reason: "session_closed" };
+  };
 }

@@ -8,6 +8,8 @@ export const RESTORE_ASK_USER_QUESTION_META_KEY = "qwen.daemon.restoreAskUserQue
 export const SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY = "qwen.daemon.suppressRestoreAskUserQuestion";
 export const PERMISSION_CANCEL_REASON_META_KEY = "qwen.daemon.permissionCancelReason";
 export const CONTINUE_LAST_TURN_META_KEY = "qwen.daemon.continueLastTurn";
+/** On load/resume requests: answers journaled for the trailing questions (answers-for-load.ts). */
+export const JOURNALED_ANSWERS_META_KEY = "qwen.daemon.journaledAnswers";
 /** Reference-compatible key asking the child to create a session with a given id. */
 export const REQUESTED_SESSION_ID_META_KEY = "qwen-code/sessionId";
 

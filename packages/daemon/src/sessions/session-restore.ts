@@ -6,6 +6,7 @@
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { PersistedSession } from "../persisted/session-store.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
+import { journaledAnswersMeta } from "./answers-for-load.js";
 import { httpErrorFromChild } from "./child-errors.js";
 import { type Meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY } from "./daemon-meta.js";
 import type { LiveSession } from "./live-session.js";
@@ -115,7 +116,11 @@ async function restoreOnLiveSession(
   if (!session.hasHistory || ctx.mediator.hasPending(session.sessionId) || !session.child.alive) return false;
   let response: { _meta?: Meta | null };
   try {
-    response = await session.child.resumeSession(session.sessionId, cwd, undefined);
+    response = await session.child.resumeSession(
+      session.sessionId,
+      cwd,
+      await answersForChild(ctx, cwd, session.sessionId),
+    );
   } catch (error) {
     log(`qwen serve: re-checking ${session.sessionId} for a question to restore failed: ${String(error)}`);
     return false;
@@ -172,7 +177,10 @@ async function restoreFromChild(
       requestedClientId,
       activity: session.activity,
     });
-    const meta = refusal === undefined ? undefined : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true };
+    const meta = withMeta(
+      refusal === undefined ? undefined : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true },
+      await answersForChild(ctx, cwd, sessionId),
+    );
     let response: { _meta?: Meta | null };
     try {
       response =
@@ -215,6 +223,18 @@ async function restoreFromChild(
   } finally {
     release();
   }
+}
+
+/** Journaled answers for the child to close a batch it will not re-ask with (switch on only, as every restore). */
+function answersForChild(ctx: SessionContext, cwd: string, sessionId: string): Promise<Meta | undefined> {
+  if (!ctx.options.restoreAskUserQuestion) return Promise.resolve(undefined);
+  const deps = { journal: ctx.options.answerJournal, store: ctx.store, log: ctx.options.log };
+  return journaledAnswersMeta(deps, cwd, sessionId);
+}
+
+function withMeta(...parts: (Meta | undefined)[]): Meta | undefined {
+  const merged = Object.assign({}, ...parts.filter((p) => p !== undefined)) as Meta;
+  return Object.keys(merged).length > 0 ? merged : undefined;
 }
 
 /**

@@ -1,0 +1,78 @@
+// Closing a dangling tool batch with answers the user gave before a crash (RESTORE-SPEC guarantee 5, for the
+// batches restore does not re-ask). The host (a daemon) acknowledged an answer to a question and made it
+// durable in its own journal, then everything died before the tool results were written. When the batch will
+// not be asked again (it mixes the question with other tools, or no one is there to ask it), load writes its
+// results from those answers: the user's answer for each answered question, the orphan-repair failure for
+// every other call, exactly what the model would otherwise only see for the unanswered ones. Pure.
+import type { Content, Part } from "../content.js";
+import { ORPHAN_TOOL_RESULT_TEXT } from "../history/orphan-repair.js";
+import { parseAskUserQuestionParams } from "../tools/ask-user-question-params.js";
+import {
+  ASK_USER_QUESTION_TOOL_NAME,
+  formatAskUserQuestionAnswers,
+  toolCanceledByUserText,
+} from "../tools/ask-user-question-result.js";
+import type { ToolCallResult } from "../transcript/records.js";
+import type { ConfirmationOutcome } from "./contract.js";
+
+/** An answer the host already has for a question, by the question's call id (approved or the user's no). */
+export type GivenAnswer = Extract<ConfirmationOutcome, { outcome: "approved" } | { outcome: "rejected" }>;
+
+export interface AnsweredBatch {
+  /** One tool result per call of the batch, in call order, as the turn loop records them. */
+  results: { message: Content; result: ToolCallResult }[];
+  /** The question calls whose result is the user's answer. */
+  answeredCallIds: string[];
+  /** Every call id of the batch. */
+  callIds: string[];
+}
+
+/**
+ * The results closing `last` (the last history entry, so all of its calls are unanswered) when at least one of
+ * its questions has a given answer; undefined otherwise (not a model entry, no calls, or nothing answered).
+ * A question whose arguments do not parse was never asked, so an answer for it is not used.
+ */
+export function answeredBatchResults(
+  last: Content | undefined,
+  given: ReadonlyMap<string, GivenAnswer>,
+): AnsweredBatch | undefined {
+  if (last?.role !== "model") return undefined;
+  const seen = new Set<string>();
+  const results: AnsweredBatch["results"] = [];
+  const answeredCallIds: string[] = [];
+  for (const part of last.parts) {
+    const call = part.functionCall;
+    if (!call?.id || seen.has(call.id)) continue;
+    seen.add(call.id);
+    const answer = call.name === ASK_USER_QUESTION_TOOL_NAME ? given.get(call.id) : undefined;
+    const params = answer === undefined ? undefined : parseAskUserQuestionParams(call.args);
+    if (answer === undefined || params === undefined) {
+      results.push(result(call.id, call.name, { error: ORPHAN_TOOL_RESULT_TEXT }, "error"));
+      continue;
+    }
+    answeredCallIds.push(call.id);
+    results.push(
+      answer.outcome === "approved"
+        ? result(
+            call.id,
+            call.name,
+            { output: formatAskUserQuestionAnswers(params, answer.answers) },
+            "success",
+          )
+        : result(call.id, call.name, { error: toolCanceledByUserText(call.name) }, "cancelled"),
+    );
+  }
+  if (answeredCallIds.length === 0) return undefined;
+  return { results, answeredCallIds, callIds: [...seen] };
+}
+
+function result(
+  id: string,
+  name: string,
+  response: { output: string } | { error: string },
+  status: ToolCallResult["status"],
+): AnsweredBatch["results"][number] {
+  const part: Part = { functionResponse: { id, name, response } };
+  const text = "output" in response ? response.output : response.error;
+  return { message: { role: "user", parts: [part] }, result: { callId: id, status, resultDisplay: text } };
+}
