@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every benchmark in sequence and prints their output (`npm run bench` at the repository root).
-//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|restart-restore ...]
+//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|soak|restart-restore ...]
 // With names, runs only those. The process benchmarks use the built packages: when a dist folder is
 // missing this runs `npm run build` first; when sources are newer than a dist it only warns (rebuild with
 // `npm run build` to measure the current code). A failing benchmark, or one still running after
@@ -38,6 +38,12 @@ const BENCHMARKS = [
     script: "bench/daemon-latency.mjs",
     node: [],
     what: "prompt/vote latency, SSE fan-out, RSS",
+  },
+  {
+    name: "soak",
+    script: "bench/soak.mjs",
+    node: [],
+    what: "1,000 question turns: heap after GC, RSS and fds of daemon and child",
   },
   {
     name: "restart-restore",

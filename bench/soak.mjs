@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// Soak: a long run of ordinary use against a real `qwen serve` and its real ACP child, to show that nothing
+// grows with the number of turns. 1,000 question turns (prompt -> ask_user_question -> vote -> the turn ends),
+// each with a plain prompt after it, SSE subscribers opened and closed around every turn, clients attaching,
+// and sessions deleted and replaced every SESSION_TURNS turns. At turn 100 and turn 1,000 it prints, for the
+// daemon and the child: heap used after two full garbage collections, RSS, and open file descriptors.
+// Targets: heap after GC < 5 % growth, RSS < 10 %, fds flat. Printed figures, not a test.
+//
+// Heap after GC is measured inside each process by bench/memory-probe.cjs (a preload, SIGUSR2 -> gc() ->
+// memoryUsage()), loaded with `--expose-gc --require`; the daemon hands its node flags to its children.
+//
+// Usage (after `npm run build`): node bench/soak.mjs [--turns 1000] [--session-turns 10]
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { descendantsOf } from "./process-tree.mjs";
+import { benchEnv, CLI, FAKE_OPENAI, startServe } from "./qwen-serve.mjs";
+import { SseListener } from "./sse-listener.mjs";
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index === -1 ? fallback : Number(process.argv[index + 1]);
+}
+
+const TURNS = option("turns", 1000);
+const SESSION_TURNS = option("session-turns", 10);
+const CHECKPOINTS = [100, TURNS];
+const PROBE = fileURLToPath(new URL("./memory-probe.cjs", import.meta.url));
+const MB = 1024 * 1024;
+/** What a real prompt carries besides its question: a few KB of pasted context. */
+const CONTEXT = ` Context: ${"the build log says the test timed out after the retry; ".repeat(60)}`;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const { startFakeOpenAIServer, askUserQuestionCall, DEFAULT_QUESTION, lastMessage, messageText, reply } =
+  await import(FAKE_OPENAI.href);
+const model = await startFakeOpenAIServer({
+  handler: (request) => {
+    const last = lastMessage(request);
+    if (last?.role === "tool") return reply.text("Thanks, noted.");
+    if (messageText(last).includes("ASK"))
+      return askUserQuestionCall([DEFAULT_QUESTION], { text: "One question first." });
+    return reply.text("ok");
+  },
+});
+
+const home = realpathSync(mkdtempSync(join(tmpdir(), "qwen-soak-home-")));
+const cwd = realpathSync(mkdtempSync(join(tmpdir(), "qwen-soak-ws-")));
+const probes = realpathSync(mkdtempSync(join(tmpdir(), "qwen-soak-probe-")));
+const daemon = { name: "ours", argv: [process.execPath, "--expose-gc", "--require", PROBE, CLI] };
+const serve = await startServe({
+  daemon,
+  cwd,
+  env: { ...benchEnv(home, model.url), QWEN_BENCH_PROBE_DIR: probes },
+  args: ["--restore-ask-user-question"],
+});
+
+/** Asks `pid` for a sample (SIGUSR2) and waits for the file the probe writes. */
+async function heapAfterGc(pid) {
+  const before = new Set(readdirSync(probes));
+  process.kill(pid, "SIGUSR2");
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const fresh = readdirSync(probes).find(
+      (f) => f.startsWith(`${pid}.`) && f.endsWith(".json") && !before.has(f),
+    );
+    if (fresh !== undefined) return JSON.parse(readFileSync(join(probes, fresh), "utf8"));
+    if (Date.now() > deadline)
+      throw new Error(`process ${pid} wrote no memory sample (is the probe loaded?)`);
+    await sleep(10);
+  }
+}
+
+const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
+
+async function measure(turn) {
+  // Settle first: let timers and pending I/O of the last turn finish, as in an idle moment of real use.
+  await sleep(500);
+  const [child] = descendantsOf(serve.pid);
+  const out = {};
+  for (const [name, pid] of [
+    ["daemon", serve.pid],
+    ["child", child],
+  ]) {
+    const sample = await heapAfterGc(pid);
+    out[name] = { heap: sample.heapUsed, rss: sample.rss, fds: fdCount(pid) };
+  }
+  console.log(
+    `turn ${String(turn).padStart(4)}: daemon heap ${mb(out.daemon.heap)} rss ${mb(out.daemon.rss)} fds ${out.daemon.fds} | ` +
+      `child heap ${mb(out.child.heap)} rss ${mb(out.child.rss)} fds ${out.child.fds}`,
+  );
+  return out;
+}
+
+const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
+
+class Session {
+  static async open() {
+    const s = new Session();
+    const created = await serve.expect(200, "POST", "/session", { sessionScope: "thread" });
+    s.id = created.sessionId;
+    s.clientId = created.clientId;
+    s.events = new SseListener();
+    await s.events.open(`${serve.url}/session/${s.id}/events`, { "x-qwen-client-id": s.clientId });
+    return s;
+  }
+
+  async prompt(text) {
+    const from = this.events.frames.length;
+    const { promptId } = await serve.expect(
+      202,
+      "POST",
+      `/session/${this.id}/prompt`,
+      { prompt: [{ type: "text", text }] },
+      { "x-qwen-client-id": this.clientId },
+    );
+    return { promptId, from };
+  }
+
+  turnEnd({ promptId, from }) {
+    return this.events.waitFor((f) => f.event === "turn_complete" && f.json?.promptId === promptId, {
+      from,
+      what: `turn_complete of ${promptId}`,
+    });
+  }
+
+  async close() {
+    this.events.close();
+    const res = await serve.json("DELETE", `/session/${this.id}`, undefined, {
+      "x-qwen-client-id": this.clientId,
+    });
+    if (res.status !== 204) throw new Error(`DELETE: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
+async function questionTurn(session, turn) {
+  // SSE churn: one subscriber for the turn, another that leaves half-way.
+  const watcher = new SseListener();
+  await watcher.open(`${serve.url}/session/${session.id}/events`);
+  const leaver = new SseListener();
+  await leaver.open(`${serve.url}/session/${session.id}/events`, { "last-event-id": "0" });
+  // A client attaching for the turn (registry churn).
+  const visitor = await serve.expect(200, "POST", `/session/${session.id}/resume`, {}, {});
+  const sent = await session.prompt(`ASK turn ${turn}.${CONTEXT}`);
+  const asked = await session.events.waitFor(
+    (f) => f.event === "permission_request" && f.json?.promptId === sent.promptId,
+    { from: sent.from, what: "the question" },
+  );
+  leaver.close();
+  const requestId = asked.json.data.requestId;
+  await serve.expect(
+    200,
+    "POST",
+    `/session/${session.id}/permission/${requestId}`,
+    { outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { 0: `answer ${turn}` } },
+    { "x-qwen-client-id": visitor.clientId },
+  );
+  await session.turnEnd(sent);
+  watcher.close();
+  await serve.expect(
+    204,
+    "POST",
+    `/session/${session.id}/detach`,
+    {},
+    { "x-qwen-client-id": visitor.clientId },
+  );
+  // A plain prompt, and a look at the session the way a client polls it.
+  await session.turnEnd(await session.prompt(`plain prompt ${turn}.${CONTEXT}`));
+  await serve.expect(200, "GET", `/session/${session.id}/status`);
+  await serve.expect(200, "GET", `/session/${session.id}/transcript?limit=5`);
+}
+
+const samples = {};
+const started = performance.now();
+try {
+  let session = await Session.open();
+  for (let turn = 1; turn <= TURNS; turn += 1) {
+    if (turn > 1 && (turn - 1) % SESSION_TURNS === 0) {
+      await session.close();
+      session = await Session.open();
+    }
+    await questionTurn(session, turn);
+    if (CHECKPOINTS.includes(turn)) samples[turn] = await measure(turn);
+  }
+  await session.close();
+} finally {
+  await serve.stop();
+  await model.close();
+  for (const dir of [home, cwd, probes]) if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+}
+
+const [a, b] = CHECKPOINTS.map((t) => samples[t]);
+const pct = (x, y) => `${(((y - x) / x) * 100).toFixed(1)} %`;
+console.log(
+  `\n${TURNS} question turns (+ ${TURNS} plain prompts) in ${((performance.now() - started) / 1000).toFixed(0)} s, growth from turn ${CHECKPOINTS[0]} to turn ${TURNS}:`,
+);
+for (const name of ["daemon", "child"]) {
+  console.log(
+    `  ${name.padEnd(6)} heap after GC ${pct(a[name].heap, b[name].heap)} (target < 5 %), RSS ${pct(a[name].rss, b[name].rss)} (target < 10 %), fds ${a[name].fds} -> ${b[name].fds}`,
+  );
+}
