@@ -23,5 +23,6 @@ export {
 export { PermissionPolicy } from "./permission/policy.js";
 export { coreSessionStore } from "./persisted/core-session-store.js";
 export { emptySessionStore, type SessionStore } from "./persisted/session-store.js";
+export { filePromptJournal, memoryPromptJournal, type PromptJournal } from "./prompts/prompt-journal.js";
 export { type DaemonInternals, type RunningDaemon, startDaemon } from "./server.js";
 export { SessionService, type SessionServiceOptions } from "./sessions/session-service.js";

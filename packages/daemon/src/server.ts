@@ -22,6 +22,7 @@ import { gracefulShutdown } from "./lifecycle/shutdown.js";
 import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
+import { filePromptJournal, type PromptJournal } from "./prompts/prompt-journal.js";
 import { SessionService } from "./sessions/session-service.js";
 
 export type RunningDaemon = {
@@ -58,6 +59,8 @@ export type DaemonInternals = {
   store?: SessionStore;
   /** Default: the journal files beside the transcripts under `qwenHome`. */
   answerJournal?: AnswerJournal;
+  /** Default: the prompt journal files beside the transcripts under `qwenHome`. */
+  promptJournal?: PromptJournal;
   clock?: Clock;
   /** Grace before SIGKILL and before open connections are dropped at shutdown (default 5 s). */
   shutdownGraceMs?: number;
@@ -117,6 +120,7 @@ async function configureDaemon(
     channelFactory: channelFactoryFor(options, internals),
     store: internals.store ?? coreSessionStore(options.qwenHome),
     answerJournal: internals.answerJournal ?? fileAnswerJournal(options.qwenHome),
+    promptJournal: internals.promptJournal ?? filePromptJournal(options.qwenHome),
     clock,
     log,
     ...(token !== undefined ? { secrets: [token] } : {}),

@@ -1,5 +1,6 @@
 // Public API of the transcript store (PROTOCOL.md "Transcript on disk").
 export * from "./history.js";
+export { type JsonlDecoder, type JsonlReadResult, readJsonlFile } from "./jsonl-file.js";
 export * from "./ledger.js";
 export * from "./paths.js";
 export * from "./reader.js";

@@ -5,6 +5,7 @@ import {
   chatsDir,
   ledgerPath,
   projectDirName,
+  promptsPath,
   resolveQwenHome,
   transcriptPath,
 } from "./paths.js";
@@ -39,6 +40,7 @@ describe("transcript paths", () => {
     expect(transcriptPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.jsonl");
     expect(ledgerPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.ledger.jsonl");
     expect(answersPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.answers.jsonl");
+    expect(promptsPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.prompts.jsonl");
   });
 
   it("validates the session id before building a path", () => {
@@ -46,6 +48,7 @@ describe("transcript paths", () => {
       expect(() => transcriptPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
       expect(() => ledgerPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
       expect(() => answersPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
+      expect(() => promptsPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
     }
   });
 });

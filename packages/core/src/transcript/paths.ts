@@ -1,6 +1,6 @@
 // The on-disk layout of PROTOCOL.md "Transcript on disk":
 //   $QWEN_HOME (default ~/.qwen)/projects/<cwd with "/" -> "-">/chats/<sessionId>.jsonl (+ .ledger.jsonl,
-//   + .answers.jsonl written by the daemon)
+//   + .answers.jsonl and .prompts.jsonl written by the daemon)
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { assertValidSessionId } from "./session-id.js";
@@ -53,7 +53,17 @@ export function answersPath(qwenHome: string, cwd: string, sessionId: string): s
   return join(chatsDir(qwenHome, cwd), `${sessionId}${ANSWERS_SUFFIX}`);
 }
 
+/**
+ * The daemon's journal of prompts it acknowledged with 202 (written before the 202, so a prompt the daemon
+ * accepted survives a crash that comes before the agent starts it), beside the transcript.
+ */
+export function promptsPath(qwenHome: string, cwd: string, sessionId: string): string {
+  assertValidSessionId(sessionId);
+  return join(chatsDir(qwenHome, cwd), `${sessionId}${PROMPTS_SUFFIX}`);
+}
+
 /** File-name suffixes, shared with the session listing so it skips exactly what this module names. */
 export const TRANSCRIPT_SUFFIX = ".jsonl";
 export const LEDGER_SUFFIX = ".ledger.jsonl";
 export const ANSWERS_SUFFIX = ".answers.jsonl";
+export const PROMPTS_SUFFIX = ".prompts.jsonl";

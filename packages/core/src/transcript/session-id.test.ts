@@ -30,6 +30,7 @@ describe("session ids", () => {
     ["x.LEDGER", "collides with a ledger on case-insensitive disks"],
     ["x.answers", "collides with an answer journal file name"],
     ["x.Answers", "collides with an answer journal on case-insensitive disks"],
+    ["x.prompts", "collides with a prompt journal file name"],
   ])("rejects %j (%s)", (id) => {
     expect(isValidSessionId(id)).toBe(false);
     expect(() => assertValidSessionId(id)).toThrow(InvalidSessionIdError);

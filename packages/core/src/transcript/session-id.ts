@@ -1,13 +1,13 @@
 // Session ids become file names under QWEN_HOME, so they are validated before any path is built:
 // a conservative alphabet (no separators, no NUL, no leading dot) and no ".." anywhere. An id ending in
-// ".ledger" or ".answers" is refused too: its transcript file would be taken for the prompt ledger or the
-// daemon's answer journal of another session.
+// ".ledger", ".answers" or ".prompts" is refused too: its transcript file would be taken for the prompt
+// ledger or one of the daemon's journals (answers, prompts) of another session.
 
 const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-/** Name endings of the files kept beside a transcript (`<id>.ledger.jsonl`, `<id>.answers.jsonl`). */
-const RESERVED_ENDINGS = [".ledger", ".answers"];
+/** Name endings of the files kept beside a transcript (`<id>.ledger.jsonl`, `.answers.jsonl`, `.prompts.jsonl`). */
+const RESERVED_ENDINGS = [".ledger", ".answers", ".prompts"];
 
-/** True when `id` is safe as a transcript file name: 1-128 chars of [A-Za-z0-9._-], no "..", no ".ledger"/".answers" end. */
+/** True when `id` is safe as a transcript file name: 1-128 chars of [A-Za-z0-9._-], no "..", no reserved ending. */
 export function isValidSessionId(id: unknown): id is string {
   return (
     typeof id === "string" &&
@@ -22,7 +22,7 @@ export class InvalidSessionIdError extends Error {
   override readonly name = "InvalidSessionIdError";
   constructor(readonly sessionId: unknown) {
     super(
-      `Invalid session id ${describe(sessionId)}: expected 1-128 characters of [A-Za-z0-9._-], starting with a letter or digit, without "..", not ending in ".ledger" or ".answers"`,
+      `Invalid session id ${describe(sessionId)}: expected 1-128 characters of [A-Za-z0-9._-], starting with a letter or digit, without "..", not ending in ".ledger", ".answers" or ".prompts"`,
     );
   }
 }

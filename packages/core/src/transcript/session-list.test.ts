@@ -113,6 +113,7 @@ describe("sessionIdOfFileName", () => {
     expect(sessionIdOfFileName("abc.jsonl")).toBe("abc");
     expect(sessionIdOfFileName("abc.ledger.jsonl")).toBeUndefined();
     expect(sessionIdOfFileName("abc.answers.jsonl")).toBeUndefined();
+    expect(sessionIdOfFileName("abc.prompts.jsonl")).toBeUndefined();
     expect(sessionIdOfFileName("abc.json")).toBeUndefined();
     expect(sessionIdOfFileName(".jsonl")).toBeUndefined();
     expect(sessionIdOfFileName("..jsonl")).toBeUndefined();

@@ -4,7 +4,7 @@ import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { forEachLine, JsonlAccumulator } from "./jsonl-file.js";
-import { ANSWERS_SUFFIX, chatsDir, LEDGER_SUFFIX, TRANSCRIPT_SUFFIX } from "./paths.js";
+import { ANSWERS_SUFFIX, chatsDir, LEDGER_SUFFIX, PROMPTS_SUFFIX, TRANSCRIPT_SUFFIX } from "./paths.js";
 import { decodeTranscriptRecord } from "./reader.js";
 import type { TranscriptRecord } from "./records.js";
 import { isValidSessionId } from "./session-id.js";
@@ -44,9 +44,12 @@ export async function listPersistedSessions(qwenHome: string, cwd: string): Prom
   return sessions.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
 }
 
-/** The session id a transcript file name stands for, or undefined for ledgers, answer journals and foreign files. */
+/** The session id a transcript file name stands for, or undefined for ledgers, journals and foreign files. */
 export function sessionIdOfFileName(name: string): string | undefined {
-  if (!name.endsWith(TRANSCRIPT_SUFFIX) || name.endsWith(LEDGER_SUFFIX) || name.endsWith(ANSWERS_SUFFIX)) {
+  if (
+    !name.endsWith(TRANSCRIPT_SUFFIX) ||
+    [LEDGER_SUFFIX, ANSWERS_SUFFIX, PROMPTS_SUFFIX].some((x) => name.endsWith(x))
+  ) {
     return undefined;
   }
   const id = name.slice(0, -TRANSCRIPT_SUFFIX.length);

@@ -157,6 +157,13 @@ export const agentError = (detail: string) => {
  * The answer to a question could not be made durable (RESTORE-SPEC guarantee 5), so it was not applied and
  * the question is still waiting: the client may retry the vote. `cause` is an errno code at most (no paths).
  */
+export const promptNotSaved = (sessionId: string, cause: string | undefined) =>
+  new HttpError(500, {
+    error: `The prompt could not be saved durably, so it was not queued. Send it again.${cause !== undefined ? ` (${cause})` : ""}`,
+    code: "prompt_journal_failed",
+    sessionId,
+  });
+
 export const answerNotSaved = (sessionId: string, requestId: string, cause: string | undefined) =>
   new HttpError(500, {
     error: `The answer could not be saved durably, so it was not applied; the question is still waiting. Retry the vote.${cause !== undefined ? ` (${cause})` : ""}`,

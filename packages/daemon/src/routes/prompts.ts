@@ -46,7 +46,7 @@ export function promptRoutes(service: SessionService): Hono {
     .post("/session/:id/prompt", async (c) => {
       const clientId = clientIdOf(c);
       const input = parsePromptBody(await jsonBody(c));
-      return c.json(service.prompt(sessionIdOf(c), input, clientId), 202);
+      return c.json(await service.prompt(sessionIdOf(c), input, clientId), 202);
     })
     .post("/session/:id/cancel", async (c) => {
       const clientId = clientIdOf(c);

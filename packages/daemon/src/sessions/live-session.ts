@@ -31,6 +31,8 @@ export class LiveSession {
    * can a question be left waiting in it, so only then does a later load ask the child to look again.
    */
   hasHistory = false;
+  /** Prompts the journal closed as settled since it was last compacted (prompt-journaling.ts). */
+  settledSinceCompaction = 0;
   /** Never set by this daemon (no goal turns); kept so status and admission read like the reference. */
   goalTurnActive = false;
   displayName: string | undefined;

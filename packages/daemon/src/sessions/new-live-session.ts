@@ -3,6 +3,7 @@
 import type { AcpChild } from "../bridge/acp-child.js";
 import { SessionEventBus } from "../events/event-bus.js";
 import { LiveSession } from "./live-session.js";
+import { journalClosed } from "./prompt-journaling.js";
 import { PromptQueue } from "./prompt-queue.js";
 import type { SessionContext } from "./session-context.js";
 import { turnHost } from "./turn-host.js";
@@ -44,7 +45,12 @@ export function newLiveSession(
     clock,
     publish: (type, data, extra) => session.bus.publish(type, data, extra),
     reportError: (error, context) => log(`qwen serve: ${context}: ${describeError(error)}`),
-    ...turnHost(session, { mediator: ctx.mediator, clock, log }),
+    ...turnHost(session, {
+      mediator: ctx.mediator,
+      clock,
+      log,
+      settled: (entry) => journalClosed(ctx, session, entry.promptId, "settled"),
+    }),
   });
   return session;
 }

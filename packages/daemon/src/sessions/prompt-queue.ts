@@ -100,15 +100,20 @@ export class PromptQueue {
     return this.#running === undefined ? [...this.#queued] : [this.#running, ...this.#queued];
   }
 
+  /** Throws 503 `prompt_queue_full` when a prompt could not be admitted now (checked before journaling it). */
+  assertRoom(): void {
+    if (this.#closed) throw new Error(`prompt queue of session ${this.#host.sessionId} is closed`);
+    const { maxPending, sessionId } = this.#host;
+    if (maxPending > 0 && this.pendingCount >= maxPending)
+      throw promptQueueFull(sessionId, maxPending, this.pendingCount);
+  }
+
   /**
    * Admits a prompt or throws 503 `prompt_queue_full`. Publishes `pending_prompt_added` and starts it
    * at once when the session is idle.
    */
   admit(a: PromptAdmission): QueuedPrompt {
-    if (this.#closed) throw new Error(`prompt queue of session ${this.#host.sessionId} is closed`);
-    const { maxPending, sessionId } = this.#host;
-    if (maxPending > 0 && this.pendingCount >= maxPending)
-      throw promptQueueFull(sessionId, maxPending, this.pendingCount);
+    this.assertRoom();
     const entry: QueuedPrompt = {
       promptId: a.promptId,
       kind: a.kind,

@@ -16,6 +16,10 @@ export type PromptTerminal = {
   stopReason?: string;
   /** Ours: the restore prompt that took over an interrupted prompt. */
   restoredBy?: string;
+  /** Ours, for `code: "never_started"`: the prompt's text, so a client can offer to send it again. */
+  text?: string;
+  /** Ours, for `code: "never_started"`: when the daemon accepted it (epoch ms). */
+  queuedAt?: number;
   /** When the terminal entry was written (epoch ms). */
   at: number;
 };
@@ -24,10 +28,14 @@ export type PromptTerminal = {
 export const PROMPT_TERMINALS_LIMIT = 64;
 
 /**
- * The ledger's terminal entries (in file order, the last PROMPT_TERMINALS_LIMIT), or undefined when there are
- * none so the response omits the field. `failed` (our ledger's name) is the reference's `error`.
+ * The ledger's terminal entries (in file order) with `others` (the prompt journal's never-started prompts)
+ * merged in by time, the last PROMPT_TERMINALS_LIMIT, or undefined when there are none so the response omits
+ * the field. `failed` (our ledger's name) is the reference's `error`.
  */
-export function promptTerminalsOf(entries: readonly LedgerEntry[]): PromptTerminal[] | undefined {
+export function promptTerminalsOf(
+  entries: readonly LedgerEntry[],
+  others: readonly PromptTerminal[] = [],
+): PromptTerminal[] | undefined {
   const terminals = entries.flatMap((entry) => {
     const terminal = wireState(entry.state);
     const at = Date.parse(entry.timestamp);
@@ -44,7 +52,9 @@ export function promptTerminalsOf(entries: readonly LedgerEntry[]): PromptTermin
       },
     ];
   });
-  return terminals.length === 0 ? undefined : terminals.slice(-PROMPT_TERMINALS_LIMIT);
+  // A stable sort: the ledger's own order stands wherever times tie.
+  const all = others.length === 0 ? terminals : [...terminals, ...others].sort((a, b) => a.at - b.at);
+  return all.length === 0 ? undefined : all.slice(-PROMPT_TERMINALS_LIMIT);
 }
 
 function wireState(state: LedgerEntry["state"]): PromptTerminalState | undefined {

@@ -1,4 +1,4 @@
-// Prompts on a live session: admitting a client's prompt to its queue, cancelling the running one, and
+// Prompts on a live session: admitting a client's prompt to its queue (journaled first), cancelling the running one, and
 // continuing an interrupted turn when the child says it can.
 import { sessionNotFound } from "../http/errors.js";
 import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
@@ -8,6 +8,7 @@ import {
   stripBlockMeta,
   stripDaemonMeta,
 } from "./daemon-meta.js";
+import { journalAccepted, journalClosed } from "./prompt-journaling.js";
 import type { ContentBlock } from "./prompt-queue.js";
 import { isIdle } from "./restore-admission.js";
 import type { SessionContext } from "./session-context.js";
@@ -23,27 +24,42 @@ export type ContinueResult = {
   eventEpoch: string;
 };
 
-/** Admits a client prompt (checks done before the 202); daemon-only `_meta` keys are stripped. */
-export function submitPrompt(
+/**
+ * Admits a client prompt; daemon-only `_meta` keys are stripped. The prompt is journaled (fsynced) before it is
+ * queued and the route answers 202, so a crash before the agent starts it cannot lose it silently: a later load
+ * reports it as never started (prompt-journaling.ts). The queue's room is checked first (503 without writing
+ * anything), and again after the write; a prompt refused then, or whose session ended meanwhile, is withdrawn.
+ */
+export async function submitPrompt(
   ctx: SessionContext,
   sessionId: string,
   input: { prompt: ContentBlock[]; deadlineMs?: number | undefined; meta?: unknown },
   clientId: string | undefined,
-): PromptAccepted {
+): Promise<PromptAccepted> {
   const session = requireSession(ctx.registry, sessionId);
   assertClient(session, clientId);
-  const lastEventId = session.bus.lastEventId;
+  session.queue.assertRoom();
   const promptId = ctx.newId();
   const blocks = input.prompt.map((block) => stripBlockMeta(block));
-  session.queue.admit({
-    promptId,
-    kind: "user",
-    text: promptText(blocks),
-    prompt: blocks,
-    meta: { ...stripDaemonMeta(input.meta), [PROMPT_ID_META_KEY]: promptId },
-    originatorClientId: clientId,
-    deadlineMs: input.deadlineMs,
-  });
+  const text = promptText(blocks);
+  await journalAccepted(ctx, session, { promptId, text, originatorClientId: clientId });
+  // The echo and everything after it come after this id.
+  const lastEventId = session.bus.lastEventId;
+  try {
+    if (ctx.registry.get(sessionId) !== session) throw sessionNotFound(sessionId);
+    session.queue.admit({
+      promptId,
+      kind: "user",
+      text,
+      prompt: blocks,
+      meta: { ...stripDaemonMeta(input.meta), [PROMPT_ID_META_KEY]: promptId },
+      originatorClientId: clientId,
+      deadlineMs: input.deadlineMs,
+    });
+  } catch (error) {
+    await journalClosed(ctx, session, promptId, "withdrawn");
+    throw error;
+  }
   session.touch(ctx.options.clock.now());
   return { promptId, lastEventId, eventEpoch: session.bus.epoch };
 }

@@ -3,15 +3,18 @@
 // step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
 // prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
+import type { LedgerEntry } from "@qwen-daemon/core";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { PersistedSession } from "../persisted/session-store.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
 import { journaledAnswersMeta } from "./answers-for-load.js";
 import { httpErrorFromChild } from "./child-errors.js";
 import { type Meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY } from "./daemon-meta.js";
+import { recreateJournaledSession } from "./journaled-session.js";
 import type { LiveSession } from "./live-session.js";
 import { replayEvents } from "./load-replay.js";
 import { newLiveSession } from "./new-live-session.js";
+import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journaling.js";
 import { type PromptTerminal, promptTerminalsOf } from "./prompt-terminals.js";
 import { reopenReplayedCalls } from "./replay-reopen.js";
 import { knownRestoreRefusal } from "./restore-admission.js";
@@ -73,7 +76,7 @@ async function restoreLive(
       ...(action === "load" ? { compactedReplay: live.replay } : {}),
       hasActivePrompt: attached.hasActivePrompt || admitted,
     },
-    await readPromptTerminals(ctx, cwd, live.sessionId),
+    await readPromptTerminals(ctx, cwd, live.sessionId, false),
   );
 }
 
@@ -188,14 +191,17 @@ async function restoreFromChild(
           ? await child.loadSession(sessionId, cwd, meta)
           : await child.resumeSession(sessionId, cwd, meta);
     } catch (error) {
-      throw httpErrorFromChild(error, sessionId);
+      const refused = httpErrorFromChild(error, sessionId);
+      if (refused.status !== 404 || !(await recreateJournaledSession(ctx, child, cwd, sessionId)))
+        throw refused;
+      response = {};
     }
     // Read after the child's load: a load that repairs the session closes its dead prompts in the ledger
     // (daemon_lost) before answering. Read before the restore prompt is admitted, so an original prompt
     // that the restore is about to take over is reported (by its absence) the same way every time.
     const [persisted, terminals] = await Promise.all([
       readPersistedSession(ctx, cwd, sessionId),
-      readPromptTerminals(ctx, cwd, sessionId),
+      readPromptTerminals(ctx, cwd, sessionId, true),
     ]);
     if (session.phase === "ended") throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
     if (persisted !== undefined) session.adoptPersisted(persisted);
@@ -238,20 +244,29 @@ function withMeta(...parts: (Meta | undefined)[]): Meta | undefined {
 }
 
 /**
- * The recent prompt terminals on disk. A ledger that cannot be read costs the client this hint, not the
- * load it asked for (the reference reads it the same way): logged, and the field is left out.
+ * The recent prompt terminals on disk: the agent's ledger, and the prompts this daemon accepted that the agent
+ * never started (its prompt journal). On a load from disk (`fromDisk`) the journal's open prompts are judged
+ * first (prompt-journaling.ts); a live session's are still queued here and are not. A ledger that cannot be
+ * read costs the client this hint, not the load it asked for (the reference reads it the same way): logged,
+ * and only the journal's report is given.
  */
 async function readPromptTerminals(
   ctx: SessionContext,
   cwd: string,
   sessionId: string,
+  fromDisk: boolean,
 ): Promise<PromptTerminal[] | undefined> {
+  let ledger: LedgerEntry[] | undefined;
   try {
-    return promptTerminalsOf(await ctx.store.readPromptLedger(cwd, sessionId));
+    ledger = await ctx.store.readPromptLedger(cwd, sessionId);
   } catch (error) {
     ctx.options.log(`qwen serve: reading the prompt ledger of ${sessionId} failed: ${String(error)}`);
-    return undefined;
   }
+  const neverStarted =
+    fromDisk && ledger !== undefined
+      ? await closeOpenPromptsAtLoad(ctx, cwd, sessionId, ledger)
+      : await reportedNeverStarted(ctx, cwd, sessionId);
+  return promptTerminalsOf(ledger ?? [], neverStarted);
 }
 
 /** What the transcript says about a session being restored (undefined when unreadable: logged). */

@@ -1,10 +1,11 @@
 // How a SessionService is configured: limits, the permission policy, and the I/O it is given (the child
-// channel factory, the session store, the answer journal, the clock, the log).
+// channel factory, the session store, the answer and prompt journals, the clock, the log).
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import type { Clock } from "../events/clock.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import type { SessionStore } from "../persisted/session-store.js";
+import type { PromptJournal } from "../prompts/prompt-journal.js";
 
 export type SessionServiceOptions = {
   workspace: string;
@@ -21,6 +22,8 @@ export type SessionServiceOptions = {
   store: SessionStore;
   /** Where answers to questions are made durable before a vote is acknowledged (RESTORE-SPEC guarantee 5). */
   answerJournal: AnswerJournal;
+  /** Where prompts are made durable before the 202, so a crash before they start is reported on load. */
+  promptJournal: PromptJournal;
   clock: Clock;
   log: (line: string) => void;
   /** Literal secrets redacted from child stderr (the daemon token). */

@@ -163,12 +163,15 @@ export class SessionService {
 
   // ---- prompts (session-prompts.ts) ----------------------------------------------------------
 
-  /** Admits a client prompt (checks done before the 202); daemon-only `_meta` keys are stripped. */
+  /**
+   * Admits a client prompt once it is journaled (checks done before the 202); daemon-only `_meta` keys are
+   * stripped.
+   */
   prompt(
     sessionId: string,
     input: { prompt: ContentBlock[]; deadlineMs?: number | undefined; meta?: unknown },
     clientId: string | undefined,
-  ): PromptAccepted {
+  ): Promise<PromptAccepted> {
     return submitPrompt(this.#ctx, sessionId, input, clientId);
   }
 

@@ -1,6 +1,7 @@
 // The cancel order of turnHost.interrupt: session/cancel reaches the child before the prompt's pending
 // permission requests are answered `cancelled`, so the child reads them as its own abort, not a Cancel vote.
 import { describe, expect, it } from "vitest";
+import { ChildGoneError } from "../bridge/acp-child.js";
 import { ManualClock } from "../events/manual-clock.js";
 import { makeMediator, req } from "../permission/mediator-harness.js";
 import type { LiveSession } from "./live-session.js";
@@ -21,7 +22,12 @@ function setup(cancel: () => Promise<void>) {
       },
     },
   } as unknown as LiveSession;
-  const host = turnHost(session, { mediator, clock: new ManualClock(0), log: (line) => log.push(line) });
+  const host = turnHost(session, {
+    mediator,
+    clock: new ManualClock(0),
+    log: (line) => log.push(line),
+    settled: async () => {},
+  });
   const entry = { promptId: "p1" } as QueuedPrompt;
   return { mediator, host, entry, log, pendingAtCancel };
 }
@@ -47,5 +53,53 @@ describe("turnHost.interrupt", () => {
     expect(await ours).toMatchObject({ reason: "agent_cancelled" });
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(log).toEqual(["qwen serve: session/cancel for s1 failed: Error: agent process ended"]);
+  });
+});
+
+describe("turnHost.dispatch", () => {
+  function dispatching(prompt: () => Promise<Record<string, unknown>>) {
+    const { mediator } = makeMediator();
+    const settled: string[] = [];
+    const session = {
+      sessionId: "s1",
+      child: { prompt },
+      bus: { publish: () => {} },
+      clients: { ids: () => [] },
+    } as unknown as LiveSession;
+    const host = turnHost(session, {
+      mediator,
+      clock: new ManualClock(0),
+      log: () => {},
+      settled: async (entry) => {
+        settled.push(entry.promptId);
+      },
+    });
+    const entry = (kind: QueuedPrompt["kind"]) =>
+      ({ promptId: `${kind}-1`, kind, text: "hi", prompt: [], meta: {} }) as unknown as QueuedPrompt;
+    return { host, entry, settled };
+  }
+
+  it("closes a client's prompt in the prompt journal once the agent answered it, result or error", async () => {
+    const ok = dispatching(async () => ({ stopReason: "end_turn" }));
+    expect(await ok.host.dispatch(ok.entry("user"))).toEqual({ kind: "complete", stopReason: "end_turn" });
+    expect(ok.settled).toEqual(["user-1"]);
+    const refused = dispatching(() => Promise.reject({ code: -32603, message: "Internal error" }));
+    expect(await refused.host.dispatch(refused.entry("user"))).toMatchObject({ kind: "error" });
+    expect(refused.settled).toEqual(["user-1"]);
+  });
+
+  it("leaves it open when the child died with it (the ledger tells at the next load), and for daemon prompts", async () => {
+    const gone = dispatching(() =>
+      Promise.reject(new ChildGoneError({ code: null, signal: "SIGKILL", reason: "killed" })),
+    );
+    expect(await gone.host.dispatch(gone.entry("user"))).toMatchObject({
+      kind: "error",
+      code: "session_died",
+    });
+    expect(gone.settled).toEqual([]);
+    const restore = dispatching(async () => ({ stopReason: "end_turn" }));
+    await restore.host.dispatch(restore.entry("restore"));
+    await restore.host.dispatch(restore.entry("continue"));
+    expect(restore.settled).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 // How a session's prompt queue runs a turn on the child: echo the prompt, send session/prompt, stop it
 // on cancel, and record the outcome for status. The queue decides *when*; this decides *how*.
+
+import { ChildGoneError } from "../bridge/acp-child.js";
 import type { Clock } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
 import { DaemonEventType } from "../events/registry.js";
@@ -9,7 +11,13 @@ import type { LiveSession } from "./live-session.js";
 import { echoedContent } from "./prompt-echo.js";
 import type { PromptQueueHost, QueuedPrompt, TurnOutcome } from "./prompt-queue.js";
 
-export type TurnHostDeps = { mediator: PermissionMediator; clock: Clock; log: (line: string) => void };
+export type TurnHostDeps = {
+  mediator: PermissionMediator;
+  clock: Clock;
+  log: (line: string) => void;
+  /** The agent answered a client's prompt (its turn ran): the prompt journal closes it. Never rejects. */
+  settled: (entry: QueuedPrompt) => Promise<void>;
+};
 
 export function turnHost(
   session: LiveSession,
@@ -24,15 +32,20 @@ export function turnHost(
         echoPrompt(session, entry, clock.now());
         session.displayName ??= entry.text.slice(0, 120) || undefined;
       }
+      let outcome: TurnOutcome;
       try {
         const result = await session.child.prompt(session.sessionId, entry.prompt, entry.meta);
-        return {
+        outcome = {
           kind: "complete",
           stopReason: typeof result.stopReason === "string" ? result.stopReason : "end_turn",
         };
       } catch (error) {
-        return turnErrorFromChild(error);
+        // The child died with it: whether it started is the agent's ledger's to say (at the next load).
+        if (error instanceof ChildGoneError) return turnErrorFromChild(error);
+        outcome = turnErrorFromChild(error);
       }
+      if (entry.kind === "user") await deps.settled(entry);
+      return outcome;
     },
     interrupt(entry) {
       // session/cancel first, then the prompt's outstanding permission requests answered `cancelled` (ACP).

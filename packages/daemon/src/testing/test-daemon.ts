@@ -7,6 +7,7 @@ import type { Clock } from "../events/clock.js";
 import { systemClock } from "../events/clock.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
+import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journal.js";
 import { SessionService } from "../sessions/session-service.js";
 import { ScriptedAgent, type ScriptedAgentOptions } from "./scripted-agent.js";
 
@@ -18,6 +19,8 @@ export type TestDaemonOptions = {
   store?: SessionStore;
   /** Default: a fresh in-memory journal. */
   answerJournal?: AnswerJournal;
+  /** Default: a fresh in-memory journal. */
+  promptJournal?: PromptJournal;
   clock?: Clock;
   token?: string;
   hostname?: string;
@@ -80,6 +83,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     channelFactory: agent.factory,
     store: options.store ?? emptySessionStore(),
     answerJournal: options.answerJournal ?? memoryAnswerJournal(),
+    promptJournal: options.promptJournal ?? memoryPromptJournal(),
     clock,
     log,
   });

@@ -1,0 +1,109 @@
+// The prompt journal's part in a session's life (prompts/): a client's prompt is journaled (fsynced) before the
+// 202, closed when the agent has answered it (its turn ran) or when it was refused after journaling, and a load
+// from disk closes what a crash left open by the agent's ledger, reporting the never-started ones as
+// promptTerminals. The journal is compacted as it goes, so it holds what is open plus a bounded report tail.
+import type { LedgerEntry } from "@qwen-daemon/core";
+import { promptNotSaved } from "../http/errors.js";
+import { closingsAtLoad, compactedPromptJournal, neverStartedTerminals } from "../prompts/prompt-fates.js";
+import type { PromptJournalEntry } from "../prompts/prompt-record.js";
+import type { LiveSession } from "./live-session.js";
+import type { SessionContext } from "./session-context.js";
+
+/** Closed prompts are compacted away once this many have been settled on a live session. */
+export const COMPACT_AFTER_SETTLED = 32;
+
+type Journaling = Pick<SessionContext, "options">;
+
+const iso = (ctx: Journaling) => new Date(ctx.options.clock.now()).toISOString();
+
+/** Journals an accepted prompt, durably; throws 500 `prompt_journal_failed` when it cannot (nothing queued). */
+export async function journalAccepted(
+  ctx: Journaling,
+  session: LiveSession,
+  prompt: { promptId: string; text: string; originatorClientId: string | undefined },
+): Promise<void> {
+  const entry: PromptJournalEntry = {
+    v: 1,
+    type: "accepted",
+    sessionId: session.sessionId,
+    promptId: prompt.promptId,
+    text: prompt.text,
+    queuedAt: iso(ctx),
+    ...(prompt.originatorClientId !== undefined ? { originatorClientId: prompt.originatorClientId } : {}),
+  };
+  try {
+    await ctx.options.promptJournal.append(session.workspaceCwd, entry, { durable: true });
+  } catch (error) {
+    ctx.options.log(
+      `qwen serve: prompt ${prompt.promptId} on ${session.sessionId} refused: journal write failed: ${String(error)}`,
+    );
+    throw promptNotSaved(session.sessionId, (error as NodeJS.ErrnoException | undefined)?.code);
+  }
+}
+
+/**
+ * Closes a journaled prompt: `settled` once the agent answered it, `withdrawn` when it was refused after being
+ * journaled. Never throws: an unclosed prompt costs at most a report on a later load (logged here).
+ */
+export async function journalClosed(
+  ctx: Journaling,
+  session: LiveSession,
+  promptId: string,
+  type: "settled" | "withdrawn",
+): Promise<void> {
+  const { promptJournal, log } = ctx.options;
+  const entry: PromptJournalEntry = { v: 1, type, sessionId: session.sessionId, promptId, at: iso(ctx) };
+  try {
+    await promptJournal.append(session.workspaceCwd, entry);
+    if (type !== "settled") return;
+    session.settledSinceCompaction += 1;
+    if (session.settledSinceCompaction < COMPACT_AFTER_SETTLED) return;
+    session.settledSinceCompaction = 0;
+    await promptJournal.rewrite(session.workspaceCwd, session.sessionId, compactedPromptJournal);
+  } catch (error) {
+    log(
+      `qwen serve: prompt journal of ${session.sessionId}: recording ${type} ${promptId} failed: ${String(error)}`,
+    );
+  }
+}
+
+/**
+ * On a load from disk (the session is not live here, so nothing of it is queued): closes the prompts a crash
+ * left open by the agent's ledger, compacts the journal, and returns the never-started ones as terminals.
+ * Never throws (logged): a journal that cannot be read costs the client this report, not the load.
+ */
+export async function closeOpenPromptsAtLoad(
+  ctx: Journaling,
+  cwd: string,
+  sessionId: string,
+  ledger: readonly LedgerEntry[],
+): Promise<ReturnType<typeof neverStartedTerminals>> {
+  const { promptJournal, log } = ctx.options;
+  try {
+    const { entries, corruptLines } = await promptJournal.read(cwd, sessionId);
+    if (corruptLines > 0)
+      log(`qwen serve: prompt journal of ${sessionId}: ${corruptLines} corrupt line(s) skipped`);
+    const closings = closingsAtLoad(entries, ledger, iso(ctx));
+    for (const closing of closings) await promptJournal.append(cwd, closing);
+    const all = [...entries, ...closings];
+    if (closings.length > 0) await promptJournal.rewrite(cwd, sessionId, compactedPromptJournal);
+    return neverStartedTerminals(all);
+  } catch (error) {
+    log(`qwen serve: prompt journal of ${sessionId} could not be read on load: ${String(error)}`);
+    return [];
+  }
+}
+
+/** The never-started prompts a live session's journal already reports (a load attaching to it). */
+export async function reportedNeverStarted(
+  ctx: Journaling,
+  cwd: string,
+  sessionId: string,
+): Promise<ReturnType<typeof neverStartedTerminals>> {
+  try {
+    return neverStartedTerminals((await ctx.options.promptJournal.read(cwd, sessionId)).entries);
+  } catch (error) {
+    ctx.options.log(`qwen serve: prompt journal of ${sessionId} could not be read: ${String(error)}`);
+    return [];
+  }
+}
