@@ -1,26 +1,43 @@
 #!/usr/bin/env node
-// "Builds" the web client: the browser runs src/ as it is (plain ES modules), so dist/ is a clean copy
-// of src/ without tests. `qwen serve` serves dist/ (or the copy the cli ships as dist/web/).
-import { cpSync, existsSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+// Builds the web client: esbuild bundles src/main.ts (with marked, DOMPurify, highlight.js and jsdiff) into
+// one minified dist/app.js and src/style.css into dist/app.css; index.html is copied. Nothing is fetched at
+// run time. `qwen serve` serves dist/ (or the copy the cli ships as dist/web/). Prints the sizes.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
 const dist = join(root, "dist");
 
-/**
- * Files the browser never needs: unit tests and TypeScript sources.
- * @param {string} path
- */
-function shipped(path) {
-  const name = basename(path);
-  return !name.endsWith(".ts") && !/\.test\.[cm]?js$/.test(name);
-}
-
 rmSync(dist, { recursive: true, force: true });
-cpSync(src, dist, { recursive: true, filter: shipped });
-if (!existsSync(join(dist, "index.html"))) {
-  console.error("apps/web build: dist/index.html missing after copy");
+mkdirSync(dist, { recursive: true });
+await build({
+  entryPoints: { app: join(src, "main.ts"), "app-style": join(src, "style.css") },
+  outdir: dist,
+  bundle: true,
+  format: "esm",
+  target: ["es2022", "chrome111", "firefox113", "safari16.4"],
+  minify: true,
+  sourcemap: "linked",
+  legalComments: "linked",
+  logLevel: "warning",
+  entryNames: "[name]",
+});
+// esbuild names a CSS entry after its own name; the page links app.css.
+copyFileSync(join(dist, "app-style.css"), join(dist, "app.css"));
+rmSync(join(dist, "app-style.css"));
+rmSync(join(dist, "app-style.css.map"), { force: true });
+copyFileSync(join(src, "index.html"), join(dist, "index.html"));
+if (!existsSync(join(dist, "app.js"))) {
+  console.error("apps/web build: dist/app.js missing");
   process.exit(1);
 }
+/** @param {string} file */
+const size = (file) => {
+  const bytes = readFileSync(join(dist, file));
+  return `${file} ${(bytes.length / 1024).toFixed(1)} kB (${(gzipSync(bytes).length / 1024).toFixed(1)} kB gzip)`;
+};
+console.log(`apps/web: ${size("app.js")}, ${size("app.css")}`);

@@ -1,0 +1,45 @@
+// Whether the session is busy (a prompt running or queued), from the events the daemon sends. Decides
+// when "Stop" makes sense. Pure: feed it events, ask `busy`.
+import type { DaemonEvent } from "../net/daemon-event.js";
+
+const TERMINAL = new Set(["turn_complete", "turn_error", "prompt_cancelled", "pending_prompt_completed"]);
+const STARTING = new Set(["pending_prompt_added", "pending_prompt_started"]);
+
+export class ActivePrompts {
+  readonly #ids = new Set<string>();
+  /** Busy with a prompt we do not know the id of (the load response said `hasActivePrompt`). */
+  #anonymous = false;
+
+  get busy(): boolean {
+    return this.#anonymous || this.#ids.size > 0;
+  }
+
+  reset(active: boolean): void {
+    this.#ids.clear();
+    this.#anonymous = active;
+  }
+
+  started(promptId: string): void {
+    this.#ids.add(promptId);
+  }
+
+  /** @returns busy afterwards */
+  observe(event: Pick<DaemonEvent, "type" | "promptId" | "data">): boolean {
+    const promptId = event.promptId ?? event.data?.promptId;
+    if (TERMINAL.has(event.type)) {
+      if (typeof promptId === "string") this.#ids.delete(promptId);
+      // Turns end one at a time; an id-less terminal (or one for the prompt we only knew as "active")
+      // clears the anonymous flag.
+      this.#anonymous = false;
+      if (event.type === "turn_error" && typeof promptId !== "string") this.#ids.clear();
+    } else if (event.type === "session_died" || event.type === "session_closed") {
+      this.reset(false);
+    } else if (
+      typeof promptId === "string" &&
+      (STARTING.has(event.type) || event.type === "session_update")
+    ) {
+      this.#ids.add(promptId);
+    }
+    return this.busy;
+  }
+}

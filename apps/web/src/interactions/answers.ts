@@ -1,0 +1,127 @@
+// ask_user_question cards: what the questions are, and the vote body that answers them. The daemon
+// expects `answers` keyed by question index ("0", "1", ...), each a free-text string; a multi-select
+// answer is its labels joined with ", " (what the reference CLI sends), an "Other" answer is the text typed.
+import type { Loose, PermissionOption, PermissionRequest } from "../net/daemon-event.js";
+
+export type { PermissionOption, PermissionRequest };
+export type QuestionOption = { label: string; description?: string | undefined };
+export type Question = {
+  question: string;
+  header?: string | undefined;
+  options: QuestionOption[];
+  multiSelect?: boolean;
+};
+
+/**
+ * The user's picks for one question: option labels checked, and the "Other" text when Other is chosen.
+ * `typed` is text in the Other box while Other is not chosen: kept in drafts, never part of an answer.
+ */
+export type Selection = { picked: string[]; other?: string | undefined; typed?: string | undefined };
+
+export const ANSWER_SEPARATOR = ", ";
+
+/**
+ * The questions of a permission request, or [] when it is an ordinary tool permission.
+ * Prefers `_meta.qwenQuestions` (what the daemon protocol names) and falls back to the tool's raw input.
+ */
+export function questionsOf(request: PermissionRequest): Question[] {
+  const call = request.toolCall ?? {};
+  const meta = call._meta ?? {};
+  const isQuestion =
+    meta.qwenInteractionKind === "user_question" ||
+    meta.toolName === "ask_user_question" ||
+    Array.isArray(meta.qwenQuestions);
+  if (!isQuestion) return [];
+  const raw = Array.isArray(meta.qwenQuestions) ? meta.qwenQuestions : call.rawInput?.questions;
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .filter((q) => q && typeof q.question === "string" && Array.isArray(q.options))
+    .map((q) => ({
+      question: q.question,
+      header: typeof q.header === "string" ? q.header : undefined,
+      options: q.options
+        .filter((o: Loose) => o && typeof o.label === "string")
+        .map((o: Loose) => ({
+          label: o.label,
+          description: typeof o.description === "string" ? o.description : undefined,
+        })),
+      multiSelect: q.multiSelect === true,
+    }));
+}
+
+/** The text of one question's answer, or undefined when nothing usable was chosen. */
+export function answerText(question: Question, selection: Selection): string | undefined {
+  // Keep the question's own option order whatever order the user clicked in.
+  const labels = question.options.map((o) => o.label).filter((label) => selection.picked.includes(label));
+  const other = selection.other?.trim();
+  const parts = other ? [...labels, other] : labels;
+  if (parts.length === 0) return undefined;
+  return question.multiSelect ? parts.join(ANSWER_SEPARATOR) : parts[parts.length - 1];
+}
+
+/** Answers keyed by question index, and the indexes still unanswered. */
+export function collectAnswers(
+  questions: Question[],
+  selections: Selection[],
+): { answers: Record<string, string>; missing: number[] } {
+  const answers: Record<string, string> = {};
+  const missing: number[] = [];
+  questions.forEach((question, i) => {
+    const text = answerText(question, selections[i] ?? { picked: [] });
+    if (text === undefined) missing.push(i);
+    else answers[String(i)] = text;
+  });
+  return { answers, missing };
+}
+
+/** The answers as lines a person reads back: "Format: Checklist" per question answered. */
+export function answerLines(
+  questions: Question[],
+  answers: Record<string, unknown> | undefined,
+): { label: string; value: string }[] {
+  if (!answers) return [];
+  return questions.flatMap((q, i) => {
+    const value = answers[String(i)];
+    return typeof value === "string" && value !== ""
+      ? [{ label: q.header ?? `Question ${i + 1}`, value }]
+      : [];
+  });
+}
+
+/** True for options that go ahead (allow_once, allow_always, ...); answers ride only on those. */
+export function isApproval(option: PermissionOption): boolean {
+  return typeof option.kind === "string"
+    ? option.kind.startsWith("allow")
+    : option.optionId.startsWith("proceed");
+}
+
+/** The label a button for this option shows (ACP options carry `name`; status snapshots carry `label`). */
+export function optionLabel(option: PermissionOption): string {
+  return option.name ?? option.label ?? option.optionId;
+}
+
+export type VoteBody = {
+  outcome: { outcome: "selected"; optionId: string };
+  answers?: Record<string, string>;
+};
+
+/**
+ * The body of `POST /session/:id/permission/:requestId`.
+ * @param answers  only for questions, only sent with an approving option
+ */
+export function voteBody(option: PermissionOption, answers?: Record<string, string>): VoteBody {
+  const body: VoteBody = { outcome: { outcome: "selected", optionId: option.optionId } };
+  if (answers && isApproval(option)) body.answers = answers;
+  return body;
+}
+
+/** Which option submits a question card (the first approving one), and which declines it. */
+export function questionActions(options: PermissionOption[]): {
+  submit: PermissionOption | undefined;
+  decline: PermissionOption | undefined;
+} {
+  return {
+    submit: options.find((o) => isApproval(o)),
+    decline: options.find((o) => !isApproval(o)),
+  };
+}

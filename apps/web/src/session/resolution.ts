@@ -1,0 +1,84 @@
+// How an ended question or approval reads in the conversation: what was decided, by whom, with which
+// answers. Pure: from the `permission_resolved` data (or our own vote) and the interaction it ends.
+import type { AnsweredBy, AnswerItem } from "../conversation/timeline.js";
+import { answerLines, isApproval, optionLabel } from "../interactions/answers.js";
+import type { Interaction } from "../interactions/interaction.js";
+
+export type Resolution = {
+  outcome?: { outcome?: string; optionId?: string };
+  voterClientId?: string;
+  answers?: Record<string, unknown>;
+  reason?: string;
+  source?: string;
+};
+
+/** The answer item for `interaction` ended as `resolution`; `ourClientId` tells our votes from others'. */
+export function answerItemFields(
+  interaction: Interaction,
+  resolution: Resolution,
+  ourClientId: string | undefined,
+): Omit<AnswerItem, "key" | "kind"> {
+  const by = whoAnswered(resolution, ourClientId);
+  const subject = interaction.kind === "question" ? questionSubject(interaction) : interaction.title;
+  const base = { requestId: interaction.requestId, by, subject };
+  const detail = byWords(by);
+  const withDetail = detail ? { detail } : {};
+  const outcome = resolution.outcome;
+  if (outcome?.outcome !== "selected" || typeof outcome.optionId !== "string") {
+    return { ...base, verdict: cancelVerdict(interaction, resolution.reason), lines: [], ...withDetail };
+  }
+  const option = interaction.request.options.find((o) => o.optionId === outcome.optionId) ?? {
+    optionId: outcome.optionId,
+  };
+  if (interaction.kind === "question") {
+    if (!isApproval(option)) return { ...base, verdict: "Declined to answer", lines: [], ...withDetail };
+    return {
+      ...base,
+      verdict: "Answered",
+      lines: answerLines(interaction.questions, resolution.answers),
+      ...withDetail,
+    };
+  }
+  const verdict = isApproval(option) ? "Allowed" : "Rejected";
+  // "Allow" / "Reject" say no more than the verdict; a standing choice ("Allow All Edits") does.
+  const standing = typeof option.kind === "string" && option.kind.endsWith("_always");
+  const lines = standing ? [{ label: "Choice", value: optionLabel(option) }] : [];
+  return { ...base, verdict, lines, ...withDetail };
+}
+
+function whoAnswered(resolution: Resolution, ourClientId: string | undefined): AnsweredBy {
+  if (resolution.source === "answer_journal") return "journal";
+  if (resolution.voterClientId !== undefined) {
+    return resolution.voterClientId === ourClientId ? "you" : "other";
+  }
+  return resolution.outcome?.outcome === "selected" ? "other" : "nobody";
+}
+
+function byWords(by: AnsweredBy): string | undefined {
+  switch (by) {
+    case "other":
+      return "from another window or client";
+    case "journal":
+      return "your answer from before the restart, kept by the daemon";
+    default:
+      return undefined;
+  }
+}
+
+function cancelVerdict(interaction: Interaction, reason: string | undefined): string {
+  switch (reason) {
+    case "timeout":
+      return "No answer in time";
+    case "session_closed":
+      return "Closed before an answer";
+    case "agent_cancelled":
+      return "Withdrawn: the turn was stopped";
+    default:
+      return interaction.kind === "question" ? "Declined to answer" : "Rejected";
+  }
+}
+
+function questionSubject(interaction: Interaction): string {
+  const texts = interaction.questions.map((q) => q.question);
+  return texts.length === 1 ? (texts[0] ?? interaction.title) : interaction.title;
+}

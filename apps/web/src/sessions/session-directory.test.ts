@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { FakeApi, ManualClock, memoryStorage, settle } from "../testing/fake-daemon.js";
+import { SessionDirectory } from "./session-directory.js";
+import { WaitingMemory } from "./waiting-memory.js";
+
+const LIST = "GET /workspace/%2Fws/sessions?size=30";
+
+describe("SessionDirectory", () => {
+  it("lists pages, keeps names it saw and remembers waiting sessions", async () => {
+    const api = new FakeApi();
+    const clock = new ManualClock();
+    const memory = new WaitingMemory(memoryStorage(), () => clock.now());
+    const dir = new SessionDirectory(api, memory, clock, () => "/ws");
+    api.on(LIST, () => ({
+      sessions: [
+        { sessionId: "a", displayName: "Plan my week", live: true, isWaitingForUserQuestion: true },
+        { sessionId: "b", live: false },
+      ],
+      nextCursor: "c1",
+    }));
+    api.on(`${LIST}&cursor=c1`, () => ({ sessions: [{ sessionId: "c" }, { sessionId: "a" }] }));
+    await dir.refresh();
+    await dir.refresh(true);
+    expect(dir.sessions.map((s) => s.sessionId)).toEqual(["a", "b", "c"]);
+    expect(dir.nextCursor).toBeUndefined();
+    // After a restart the live session comes back without its name, and on disk only.
+    api.on(LIST, () => ({
+      sessions: [{ sessionId: "a", live: false, updatedAt: new Date(clock.now()).toISOString() }],
+    }));
+    await dir.refresh();
+    expect(dir.find("a")?.displayName).toBe("Plan my week");
+    expect(memory.wasWaiting(dir.find("a")!)).toBe(true);
+  });
+
+  it("debounces refreshes and reports failures in words", async () => {
+    const api = new FakeApi();
+    const clock = new ManualClock();
+    const dir = new SessionDirectory(api, new WaitingMemory(undefined, () => 0), clock, () => "/ws");
+    const changes: string[] = [];
+    dir.subscribe((e) => changes.push(e.type));
+    dir.scheduleRefresh();
+    dir.scheduleRefresh();
+    dir.scheduleRefresh();
+    clock.advance(500);
+    await settle();
+    expect(api.calls).toHaveLength(1);
+    expect(dir.error).toMatch(/^Could not list sessions: /);
+    expect(changes).toEqual(["changed"]);
+  });
+});

@@ -1,0 +1,88 @@
+// The workspace's sessions as the sidebar shows them: pages of `GET /workspace/:cwd/sessions`, refreshed
+// after events that change them, with display names kept across listings (a session reloaded after a
+// restart names itself only at its next prompt) and what this browser remembers of waiting sessions.
+import type { Api } from "../net/api.js";
+import { describe, isUnauthorized } from "../net/api-errors.js";
+import type { Clock } from "../session/controller-types.js";
+import type { SessionSummary } from "./session-list.js";
+import type { WaitingMemory } from "./waiting-memory.js";
+
+export const SESSION_PAGE = 30;
+const REFRESH_DEBOUNCE_MS = 400;
+
+export type DirectoryEvent = { type: "changed" } | { type: "token-needed" };
+
+export class SessionDirectory {
+  sessions: SessionSummary[] = [];
+  nextCursor: string | undefined;
+  /** Why the last listing failed, if it did. */
+  error: string | undefined;
+  readonly #names = new Map<string, string>();
+  readonly #listeners = new Set<(e: DirectoryEvent) => void>();
+  #timer: unknown;
+
+  constructor(
+    readonly api: Api,
+    readonly memory: WaitingMemory,
+    readonly clock: Clock,
+    readonly workspace: () => string | undefined,
+  ) {}
+
+  subscribe(listener: (e: DirectoryEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  find(sessionId: string): SessionSummary | undefined {
+    return this.sessions.find((s) => s.sessionId === sessionId);
+  }
+
+  /** Refreshes soon, once, however many events ask for it (a steady stream of events does not delay it). */
+  scheduleRefresh(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = this.clock.setTimeout(() => {
+      this.#timer = undefined;
+      void this.refresh();
+    }, REFRESH_DEBOUNCE_MS);
+  }
+
+  /** @param more  append the next page instead of reloading the first */
+  async refresh(more = false): Promise<void> {
+    const workspace = this.workspace();
+    if (!workspace) return;
+    const cursor = more && this.nextCursor ? `&cursor=${encodeURIComponent(this.nextCursor)}` : "";
+    try {
+      const page = await this.api.request(
+        "GET",
+        `/workspace/${encodeURIComponent(workspace)}/sessions?size=${SESSION_PAGE}${cursor}`,
+      );
+      const fresh: SessionSummary[] = (Array.isArray(page.sessions) ? page.sessions : []).map(
+        (s: SessionSummary) => this.#withKnownName(s),
+      );
+      this.memory.observeListing(fresh);
+      this.sessions = more ? [...this.sessions, ...fresh.filter((s) => !this.find(s.sessionId))] : fresh;
+      this.nextCursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+      this.error = undefined;
+    } catch (error) {
+      if (isUnauthorized(error)) {
+        this.#emit({ type: "token-needed" });
+        return;
+      }
+      this.error = `Could not list sessions: ${describe(error)}`;
+    }
+    this.#emit({ type: "changed" });
+  }
+
+  #withKnownName(s: SessionSummary): SessionSummary {
+    if (s.displayName) {
+      this.#names.set(s.sessionId, s.displayName);
+      return s;
+    }
+    const known = this.#names.get(s.sessionId);
+    return known ? { ...s, displayName: known } : s;
+  }
+
+  #emit(e: DirectoryEvent): void {
+    for (const l of this.#listeners) l(e);
+  }
+}

@@ -1,0 +1,83 @@
+// The message box pinned under the conversation: Enter sends, Shift+Enter adds a line, it grows with its
+// text, and its draft is kept per session (across reconnects, restores and reloads). While nothing can be
+// sent (the daemon is away, the agent stopped) the box stays editable and Send waits.
+import type { SessionController } from "../session/session-controller.js";
+import { hidden } from "./dom.js";
+import { icon } from "./icons.js";
+import type { PageElements } from "./page-elements.js";
+
+const MAX_HEIGHT_PX = 220;
+
+export class ComposerView {
+  #sending = false;
+
+  constructor(
+    readonly ui: Pick<PageElements, "form" | "prompt" | "send" | "cancel" | "working">,
+    readonly controller: SessionController,
+  ) {
+    ui.send.append(icon("send"), hidden("Send"));
+    ui.cancel.prepend(icon("stop"), " ");
+    ui.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.send();
+    });
+    ui.prompt.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        void this.send();
+      }
+    });
+    ui.prompt.addEventListener("input", () => {
+      controller.saveComposer(ui.prompt.value);
+      this.#fit();
+      this.#sync();
+    });
+    ui.cancel.addEventListener("click", () => void controller.cancel());
+    controller.subscribe((e) => {
+      if (e.type === "reset") {
+        ui.prompt.value = controller.composerDraft();
+        this.#fit();
+      }
+      if (e.type === "status" || e.type === "reset" || e.type.startsWith("interaction")) this.#sync();
+    });
+    this.#sync();
+  }
+
+  async send(): Promise<void> {
+    const text = this.ui.prompt.value.trim();
+    if (!text || this.#sending || !this.controller.canAct) return;
+    this.#sending = true;
+    this.#sync();
+    try {
+      if (await this.controller.send(text)) {
+        this.ui.prompt.value = "";
+        this.#fit();
+      }
+    } finally {
+      this.#sending = false;
+      this.#sync();
+    }
+  }
+
+  #sync(): void {
+    const c = this.controller;
+    const open = c.sessionId !== undefined;
+    this.ui.prompt.disabled = !open;
+    this.ui.prompt.placeholder = !open
+      ? "Open or create a session first"
+      : c.connection === "down"
+        ? "The daemon is away: keep writing, send when it is back"
+        : "Message the agent…";
+    this.ui.send.disabled = !c.canAct || this.#sending || this.ui.prompt.value.trim() === "";
+    this.ui.cancel.hidden = !open || !c.busy;
+    this.ui.cancel.disabled = !c.canAct;
+    // The "working" line is noise while the agent waits on the person.
+    this.ui.working.hidden = !open || !c.busy || c.interactions.length > 0 || !c.canAct;
+  }
+
+  #fit(): void {
+    const p = this.ui.prompt;
+    p.style.height = "auto";
+    p.style.height = `${Math.min(p.scrollHeight, MAX_HEIGHT_PX)}px`;
+  }
+}
