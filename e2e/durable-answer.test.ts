@@ -126,6 +126,7 @@ describe("an acknowledged answer is never lost", () => {
         requestId: rehung[0]?.requestId,
         sessionId,
         outcome: { outcome: "selected", optionId: "proceed_once" },
+        answers: { "0": "Blue" },
         source: "answer_journal",
       },
     ]);

@@ -95,6 +95,7 @@ describe("first-responder", () => {
           sessionId: "s1",
           outcome: { outcome: "selected", optionId: "proceed_once" },
           voterClientId: "client_b",
+          answers: { "0": "blue" },
         },
         extra: { originatorClientId: "client_b" },
       },

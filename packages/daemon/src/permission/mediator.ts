@@ -414,6 +414,8 @@ export class PermissionMediator {
         sessionId: entry.sessionId,
         outcome: decision.outcome,
         ...(voter !== undefined ? { voterClientId: voter } : {}),
+        // Ours: the answers that resolved a question, so every client can show what was answered.
+        ...(decision.answers !== undefined ? { answers: decision.answers } : {}),
         ...(reason !== undefined ? { reason } : {}),
         ...(source !== undefined ? { source } : {}),
       },

@@ -287,6 +287,7 @@ describe("a re-hung question answered before the restart", () => {
       requestId: request.requestId,
       sessionId: "s1",
       outcome: SUBMIT,
+      answers: { "0": "Blue" },
       source: "answer_journal",
     });
     const status = await (await d.request("GET", "/session/s1/status")).json();
