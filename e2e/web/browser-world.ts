@@ -29,7 +29,8 @@ export const ARTIFACTS = fileURLToPath(new URL("./artifacts/", import.meta.url))
 const STEP_MS = 30_000;
 
 /** The console errors a kill is expected to cause: the page's requests failing while the daemon is down. */
-export const EXPECTED_OUTAGE_ERRORS = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Failed to fetch|Failed to load resource/;
+export const EXPECTED_OUTAGE_ERRORS =
+  /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Failed to fetch|Failed to load resource/;
 
 export type OpenedPage = { page: Page; errors: string[]; context: BrowserContext };
 
@@ -69,7 +70,8 @@ export class BrowserWorld {
       colorScheme: options.colorScheme ?? "light",
       deviceScaleFactor: 1,
     });
-    if (options.permissions) await context.grantPermissions(options.permissions, { origin: new URL(url).origin });
+    if (options.permissions)
+      await context.grantPermissions(options.permissions, { origin: new URL(url).origin });
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_MS);
     const errors: string[] = [];
@@ -96,7 +98,8 @@ export class BrowserWorld {
 export function useBrowserWorld(handler?: () => FakeHandler): BrowserWorld {
   const world = new BrowserWorld();
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\``);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`No Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\``);
     if (!existsSync(WEB_DIST)) throw new Error(`${WEB_DIST} is missing: run \`npm run build\` first`);
     world.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     if (handler) world.model = await startFakeOpenAIServer({ handler: handler() });
@@ -119,7 +122,9 @@ export function useBrowserWorld(handler?: () => FakeHandler): BrowserWorld {
         const conn = await page.locator("#conn").textContent();
         const log = (await page.locator("#log li").allTextContents()).join("\n");
         const banner = await page.locator("#banner").textContent();
-        console.error(`page ${page.url()}\n  conn: ${conn}\n  banner: ${banner}\n  errors: ${errors.join("\n")}\n  log:\n${log}`);
+        console.error(
+          `page ${page.url()}\n  conn: ${conn}\n  banner: ${banner}\n  errors: ${errors.join("\n")}\n  log:\n${log}`,
+        );
       }
       await context.close();
     }

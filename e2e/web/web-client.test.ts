@@ -96,7 +96,9 @@ describe("web client", () => {
     await restored.waitFor();
     await expect(restored.locator("legend").textContent()).resolves.toContain('"Tidy the garage"');
     // Said in words: the question is one the agent asked before the daemon stopped.
-    await page.locator("#log li.notice", { hasText: "The daemon restarted; the agent is asking you again." }).waitFor();
+    await page
+      .locator("#log li.notice", { hasText: "The daemon restarted; the agent is asking you again." })
+      .waitFor();
     await restored.getByText("Asked again after a restart").waitFor();
     // The history came back from the transcript (compactedReplay), the question is live again.
     await agentSays(page, '[demo model] Done. You chose "Checklist" for "Plan my week".');
@@ -132,7 +134,9 @@ describe("web client", () => {
     await expect(byOther.locator("dd").textContent()).resolves.toBe("A limerick");
     await agentSays(page, '[demo model] Done. You chose "A limerick" for "Tidy the garage".');
     await questionCard(page).waitFor({ state: "detached" });
-    await page.locator(`#sessions button[data-session-id="${sessionId}"] .badge.ask`).waitFor({ state: "detached" });
+    await page
+      .locator(`#sessions button[data-session-id="${sessionId}"] .badge.ask`)
+      .waitFor({ state: "detached" });
     await world.shot(page, "answered-elsewhere");
 
     // The only console errors allowed are the page's failed fetches while the daemon was down.

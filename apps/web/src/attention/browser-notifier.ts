@@ -15,6 +15,8 @@ export class BrowserNotifier {
   ) {
     this.#api = typeof Notification === "function" ? Notification : undefined;
     button.addEventListener("click", () => void this.enable());
+    // A choice made in the browser's site settings shows when the person comes back to the tab.
+    document.addEventListener("visibilitychange", () => this.render());
     controller.subscribe((e) => {
       if (e.type !== "attention") return;
       const sessionId = controller.sessionId;
@@ -44,9 +46,9 @@ export class BrowserNotifier {
   }
 
   async enable(): Promise<void> {
-    if (!this.#api || this.permission !== "default") return;
     try {
-      await this.#api.requestPermission();
+      // Ask only while undecided; the answer may also have changed in the site settings meanwhile.
+      if (this.#api && this.permission === "default") await this.#api.requestPermission();
     } finally {
       this.render();
     }

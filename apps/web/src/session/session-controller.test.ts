@@ -110,6 +110,7 @@ describe("SessionController", () => {
       },
     ]);
     expect(w.controller.busy).toBe(true);
+    expect(w.controller.title).toBe("Plan my week");
     // The draft was sent: it is not kept any more.
     expect(w.controller.composerDraft()).toBe("");
   });
@@ -240,7 +241,8 @@ describe("SessionController", () => {
     const again = w.controller.interactions[0]!;
     expect(again).toMatchObject({ requestId: "r-new", restored: true, key });
     expect(w.controller.selectionFor(again.key)).toEqual([{ picked: ["Checklist"] }]);
-    expect(notes(w)).toContain(ASKED_AGAIN);
+    // The reload line became the "asking you again" line: one notice, not two.
+    expect(notes(w)).toEqual([ASKED_AGAIN]);
     expect(w.events).toContainEqual({ type: "announce", text: ASKED_AGAIN });
   });
 

@@ -4,7 +4,7 @@
 // API, client ids, drafts, the clock, the event stream) is passed in, so tests drive it with fakes.
 
 import { ActivePrompts } from "../conversation/active-prompts.js";
-import { Timeline, type TimelineItem } from "../conversation/timeline.js";
+import { type NoteItem, Timeline, type TimelineItem } from "../conversation/timeline.js";
 import type { PermissionOption, Selection } from "../interactions/answers.js";
 import { type Interaction, interactionKey, interactionOf } from "../interactions/interaction.js";
 import { ApiError, sessionPath } from "../net/api.js";
@@ -24,6 +24,7 @@ import { DaemonWatch } from "./daemon-watch.js";
 import { RecoveryBudget } from "./recovery-budget.js";
 import { answerItemFields, type Resolution } from "./resolution.js";
 
+const NEW_SESSION_TITLE = "New session";
 export const ASKED_AGAIN = "The daemon restarted; the agent is asking you again.";
 const OUTAGE_TEXT =
   "The daemon cannot be reached. Sending and answering are paused until it is back; what you typed is kept.";
@@ -52,6 +53,8 @@ export class SessionController {
   /** Answers of votes in flight, by request id: the resolved event may arrive before the vote's 200. */
   #votes = new Map<string, Record<string, string> | undefined>();
   #restore: RestoreContext | undefined;
+  /** The "reloaded" line of the last recovery, while it may still turn into "asking you again". */
+  #reloadNote: NoteItem | undefined;
   #opening: Promise<void> | undefined;
   #openingId: string | undefined;
 
@@ -155,7 +158,7 @@ export class SessionController {
   async create(): Promise<boolean> {
     try {
       const res = await this.#deps.api.request("POST", "/session", { sessionScope: "thread" });
-      this.#enter(res, "New session", undefined);
+      this.#enter(res, NEW_SESSION_TITLE, undefined);
       this.#emit({ type: "list-changed" });
       return true;
     } catch (error) {
@@ -194,12 +197,11 @@ export class SessionController {
           restarted,
         });
         if (reason.kind === "recover") {
-          this.#note(
-            "notice",
-            reason.restarted
-              ? "The daemon restarted. Reloaded this session from its saved history."
-              : "Reloaded this session: its live updates could not be resumed.",
-          );
+          const text = reason.restarted
+            ? "The daemon restarted. Reloaded this session from its saved history."
+            : "Reloaded this session: its live updates could not be resumed.";
+          this.#reloadNote = this.#timeline.note("notice", text);
+          this.#item(this.#reloadNote);
         }
         this.#emit({ type: "list-changed" });
       } catch (error) {
@@ -261,7 +263,10 @@ export class SessionController {
       );
       if (typeof res.promptId === "string") this.#prompts.started(res.promptId);
       this.#deps.drafts.setComposer(sessionId, "");
+      // A new session is named after its first message (the daemon's list says the same a moment later).
+      if (this.#title === NEW_SESSION_TITLE) this.#title = firstLine(text);
       this.#emit({ type: "status" });
+      this.#emit({ type: "list-changed" });
       return true;
     } catch (error) {
       if (error instanceof ApiError && error.code === "prompt_queue_full") {
@@ -416,7 +421,12 @@ export class SessionController {
     const interaction = interactionOf(request, this.#workspace, restored);
     if (restored && ctx && !ctx.told) {
       ctx.told = true;
-      this.#note("notice", ASKED_AGAIN);
+      // One line says it all: the reload notice, if nothing came after it, becomes "asking you again".
+      const reloadNote = this.#reloadNote;
+      if (reloadNote && this.#timeline.items.at(-1) === reloadNote) {
+        reloadNote.text = ASKED_AGAIN;
+        this.#item(reloadNote);
+      } else this.#note("notice", ASKED_AGAIN);
     }
     this.#interactions.set(request.requestId, interaction);
     this.#emit({ type: "interaction-added", interaction, live });
@@ -481,6 +491,7 @@ export class SessionController {
     this.#cards.clear();
     this.#votes.clear();
     this.#restore = undefined;
+    this.#reloadNote = undefined;
     this.#prompts.reset(res.hasActivePrompt === true);
     this.#emit({ type: "reset" });
     for (const ev of Array.isArray(res.compactedReplay) ? res.compactedReplay : []) this.#handle(ev, false);
@@ -687,3 +698,8 @@ const LIST_EVENTS = new Set([
   "session_died",
   "session_closed",
 ]);
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -46,5 +46,12 @@ describe("SessionDirectory", () => {
     expect(api.calls).toHaveLength(1);
     expect(dir.error).toMatch(/^Could not list sessions: /);
     expect(changes).toEqual(["changed"]);
+    // While the daemon is away the list keeps what it knew and says nothing (the banner does).
+    api.on("GET /workspace/%2Fws/sessions?size=30", () => ({ sessions: [{ sessionId: "a" }] }));
+    await dir.refresh();
+    api.down = true;
+    await dir.refresh();
+    expect(dir.sessions.map((s) => s.sessionId)).toEqual(["a"]);
+    expect(dir.error).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 // after events that change them, with display names kept across listings (a session reloaded after a
 // restart names itself only at its next prompt) and what this browser remembers of waiting sessions.
 import type { Api } from "../net/api.js";
-import { describe, isUnauthorized } from "../net/api-errors.js";
+import { describe, isUnauthorized, isUnreachable } from "../net/api-errors.js";
 import type { Clock } from "../session/controller-types.js";
 import type { SessionSummary } from "./session-list.js";
 import type { WaitingMemory } from "./waiting-memory.js";
@@ -68,6 +68,8 @@ export class SessionDirectory {
         this.#emit({ type: "token-needed" });
         return;
       }
+      // The daemon being away is the banner's news; the list keeps what it last knew.
+      if (isUnreachable(error)) return;
       this.error = `Could not list sessions: ${describe(error)}`;
     }
     this.#emit({ type: "changed" });

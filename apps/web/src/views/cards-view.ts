@@ -52,9 +52,11 @@ export class CardsView {
     const view = this.#cards.get(requestId);
     if (!view) return;
     this.#cards.delete(requestId);
-    const hadFocus = view.el.contains(document.activeElement);
+    // Disabling the card while its vote was sent may already have dropped the focus to <body>.
+    const active = document.activeElement;
+    const hadFocus = view.el.contains(active) || active === document.body || active === null;
     view.el.remove();
-    if (hadFocus) this.composer.focus();
+    if (hadFocus) this.composer.focus({ preventScroll: true });
   }
 
   #clear(): void {
