@@ -17,7 +17,7 @@ export const MARKDOWN_ANSWER = [
   "",
   "```ts",
   "export function greet(name: string): string {",
-  "  return `Hello, ${name}!`;",
+  '  return "Hello, " + name;',
   "}",
   "```",
   "",

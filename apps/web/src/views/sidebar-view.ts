@@ -130,6 +130,9 @@ export class SidebarView {
         h(
           "span",
           { class: "session-line" },
+          s.live
+            ? h("span", { class: "badge live", title: "open on the daemon" }, icon("live"), hidden("live, "))
+            : undefined,
           h("span", { class: "session-name" }, title),
           when ? h("span", { class: "when" }, when) : undefined,
         ),
@@ -137,9 +140,6 @@ export class SidebarView {
           "span",
           { class: "session-meta" },
           ...badges.map((b) => h("span", { class: `badge ${b.tone}` }, icon(b.icon), h("span", {}, b.text))),
-          s.live
-            ? h("span", { class: "badge live", title: "open on the daemon" }, icon("live"), hidden("live"))
-            : undefined,
         ),
       ),
     );

@@ -35,13 +35,25 @@ export class TimelineView {
   readonly #dirty = new Map<string, TimelineItem>();
   #scheduled = false;
 
+  /** The reader is at the end of the conversation (so new output and a shrinking view keep them there). */
+  #pinned = true;
+
   constructor(
     readonly list: HTMLOListElement,
     readonly scroller: HTMLElement,
     readonly workspace: () => string | undefined,
-  ) {}
+  ) {
+    scroller.addEventListener("scroll", () => {
+      this.#pinned = this.isFollowing();
+    });
+    // A card docking under the conversation makes it shorter: a reader at the end stays at the end.
+    new ResizeObserver(() => {
+      if (this.#pinned) this.scrollToEnd();
+    }).observe(scroller);
+  }
 
   clear(): void {
+    this.#pinned = true;
     this.#elements.clear();
     this.#dirty.clear();
     this.list.replaceChildren();
@@ -57,7 +69,7 @@ export class TimelineView {
   /** Paints what changed, keeping a reader who is at the end at the end (and never yanking others). */
   flush(): void {
     this.#scheduled = false;
-    const following = this.isFollowing();
+    const following = this.#pinned || this.isFollowing();
     for (const item of this.#dirty.values()) this.#paint(item);
     this.#dirty.clear();
     if (following) this.scrollToEnd();
@@ -70,6 +82,7 @@ export class TimelineView {
 
   scrollToEnd(): void {
     this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.#pinned = true;
   }
 
   #paint(item: TimelineItem): void {

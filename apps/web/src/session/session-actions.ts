@@ -1,0 +1,107 @@
+// What the person sends to the open session: a message, a stop, a vote on a question or approval, and
+// what each failure means (the daemon is away: pause and keep the draft; the session was lost: reload it;
+// the request is gone: drop its card). The controller hands each action the little it needs (ActionHost).
+
+import type { PermissionOption } from "../interactions/answers.js";
+import type { Drafts } from "../interactions/drafts.js";
+import { type Api, ApiError, sessionPath } from "../net/api.js";
+import { describe, isSessionLost, isUnreachable } from "../net/api-errors.js";
+import type { SessionModel } from "./session-model.js";
+
+export type ActionHost = {
+  api: Api;
+  drafts: Drafts;
+  sessionId: string | undefined;
+  clientId: string | undefined;
+  canAct: boolean;
+  model: SessionModel;
+  /** The daemon could not be reached. */
+  unreachable: (detail: string) => void;
+  /** The daemon no longer has the session (or our client): reload it. */
+  recover: (restarted: boolean) => void;
+  /** A message was accepted. */
+  sent: (text: string) => void;
+};
+
+/** True when the daemon took the message (the caller then clears the box). */
+export async function sendPrompt(host: ActionHost, text: string): Promise<boolean> {
+  const { sessionId, model } = host;
+  if (!text.trim() || !sessionId || !host.canAct) return false;
+  const body = { prompt: [{ type: "text", text }] };
+  try {
+    const res = await host.api.request("POST", sessionPath(sessionId, "prompt"), body, host.clientId);
+    if (typeof res.promptId === "string") model.prompts.started(res.promptId);
+    host.drafts.setComposer(sessionId, "");
+    host.sent(text);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "prompt_queue_full") {
+      model.note("error", "The agent already has a full queue of messages; try again in a moment.");
+    } else if (isUnreachable(error)) {
+      host.unreachable(describe(error));
+    } else if (isSessionLost(error) || (error instanceof ApiError && error.code === "invalid_client_id")) {
+      model.note("error", "This session has to be reloaded first; your message is kept. Send it again then.");
+      host.recover(isSessionLost(error));
+    } else {
+      model.note("error", `Could not send: ${describe(error)}`);
+    }
+    return false;
+  }
+}
+
+export async function cancelPrompt(host: ActionHost): Promise<void> {
+  if (!host.sessionId) return;
+  try {
+    await host.api.request("POST", sessionPath(host.sessionId, "cancel"), {}, host.clientId);
+  } catch (error) {
+    if (isUnreachable(error)) host.unreachable(describe(error));
+    else host.model.note("error", `Could not stop the turn: ${describe(error)}`);
+  }
+}
+
+/** Answers a question or approval; its card shows the vote in flight and any failure. */
+export async function sendVote(
+  host: ActionHost,
+  requestId: string,
+  option: PermissionOption,
+  answers?: Record<string, string>,
+): Promise<void> {
+  const { sessionId, model } = host;
+  if (!sessionId || !model.interactions.has(requestId) || !host.canAct) return;
+  model.setCard(requestId, { sending: true });
+  model.votes.set(requestId, answers);
+  const outcome = { outcome: "selected" as const, optionId: option.optionId };
+  try {
+    await host.api.request(
+      "POST",
+      sessionPath(sessionId, `permission/${encodeURIComponent(requestId)}`),
+      { outcome, ...(answers ? { answers } : {}) },
+      host.clientId,
+    );
+    // 200 means the answer is durable: the card can go even if the resolved event is still on its way.
+    model.resolve(requestId, { outcome, ...(host.clientId ? { voterClientId: host.clientId } : {}) });
+  } catch (error) {
+    model.votes.delete(requestId);
+    if (!model.interactions.has(requestId)) return;
+    if (isUnreachable(error)) {
+      model.setCard(requestId, {
+        sending: false,
+        error: "The daemon cannot be reached; your choice is kept.",
+      });
+      host.unreachable(describe(error));
+    } else if (isSessionLost(error)) {
+      model.setCard(requestId, {
+        sending: false,
+        error: "The session is being reloaded; your choice is kept.",
+      });
+      host.recover(true);
+    } else if (error instanceof ApiError && error.status === 404) {
+      // Someone else answered, or the daemon re-asked it under a new id: the event stream says which.
+      model.remove(requestId);
+      model.note("notice", "That request was already answered or is no longer waiting.");
+    } else {
+      if (error instanceof ApiError && error.code === "invalid_client_id") host.recover(false);
+      model.setCard(requestId, { sending: false, error: `Could not send your answer: ${describe(error)}` });
+    }
+  }
+}

@@ -1,0 +1,198 @@
+// What the open session holds, built from its events (replayed by a load, or live): the conversation, the
+// questions and approvals waiting for the person (with each card's state), whether a prompt is running, and
+// the "asked again" bookkeeping after a restart. Pure: no I/O; it reports changes through `emit` and tells
+// its owner (the controller) when the agent stopped or the session closed.
+import { ActivePrompts } from "../conversation/active-prompts.js";
+import { type NoteItem, Timeline, type TimelineItem } from "../conversation/timeline.js";
+import { type Interaction, interactionKey, interactionOf } from "../interactions/interaction.js";
+import type { DaemonEvent, PermissionRequest } from "../net/daemon-event.js";
+import type { CardState, ControllerEvent } from "./controller-types.js";
+import { answerItemFields, type Resolution } from "./resolution.js";
+
+export const ASKED_AGAIN = "The daemon restarted; the agent is asking you again.";
+
+/** What the next permission requests are compared with to tell "asked again" from "asked". */
+export type RestoreHint = { keys: Set<string>; restarted: boolean };
+type RestoreContext = RestoreHint & { calls: Set<string>; told: boolean };
+
+/** What an event means for the session's owner beyond the model itself. */
+export type EventOutcome = "agent_stopped" | "closed" | undefined;
+
+const LIST_EVENTS = new Set([
+  "permission_request",
+  "permission_resolved",
+  "turn_complete",
+  "turn_error",
+  "session_died",
+  "session_closed",
+]);
+
+export class SessionModel {
+  readonly timeline = new Timeline();
+  readonly prompts = new ActivePrompts();
+  readonly interactions = new Map<string, Interaction>();
+  readonly cards = new Map<string, CardState>();
+  /** Answers of votes in flight, by request id: the resolved event may arrive before the vote's 200. */
+  readonly votes = new Map<string, Record<string, string> | undefined>();
+  #restore: RestoreContext | undefined;
+  /** The "reloaded" line of a recovery, while it may still turn into "asking you again". */
+  #reloadNote: NoteItem | undefined;
+
+  constructor(
+    readonly emit: (event: ControllerEvent) => void,
+    readonly context: {
+      workspace: () => string | undefined;
+      clientId: () => string | undefined;
+      /** A question ended: its kept selection can go. */
+      forget: (key: string) => void;
+    },
+    active: boolean,
+  ) {
+    this.prompts.reset(active);
+  }
+
+  /** After the replay: remember what may be asked again (tool calls the saved history leaves unfinished). */
+  expectRestore(hint: RestoreHint): void {
+    const calls = new Set(
+      this.timeline.items.flatMap((i) =>
+        i.kind === "tool" && (i.status === "pending" || i.status === "in_progress") ? [i.toolCallId] : [],
+      ),
+    );
+    this.#restore = { ...hint, calls, told: false };
+  }
+
+  /** The notice of a recovery; it becomes "asking you again" if a question asked before comes back next. */
+  reloaded(text: string): void {
+    this.#reloadNote = this.timeline.note("notice", text);
+    this.#item(this.#reloadNote);
+  }
+
+  note(kind: "notice" | "error", text: string): void {
+    this.#item(this.timeline.note(kind, text));
+  }
+
+  setCard(requestId: string, state: CardState): void {
+    const interaction = this.interactions.get(requestId);
+    if (!interaction) return;
+    this.cards.set(requestId, state);
+    this.emit({ type: "interaction-changed", interaction });
+  }
+
+  apply(ev: DaemonEvent, live: boolean): EventOutcome {
+    const d = ev.data ?? {};
+    let outcome: EventOutcome;
+    switch (ev.type) {
+      case "session_update":
+        this.#item(this.timeline.sessionUpdate(d.update, ev.promptId));
+        break;
+      case "permission_request":
+        this.#add(d as PermissionRequest, live);
+        break;
+      case "permission_resolved":
+      case "permission_already_resolved":
+        this.resolve(String(d.requestId), d as Resolution);
+        break;
+      case "permission_partial_vote":
+        this.setCard(d.requestId, {
+          sending: false,
+          status: `${d.votesReceived} of ${d.votesNeeded} votes so far.`,
+        });
+        break;
+      case "permission_forbidden":
+        this.setCard(d.requestId, {
+          sending: false,
+          error: `Your vote was not accepted (${d.reason ?? "forbidden"}).`,
+        });
+        break;
+      case "turn_complete":
+        if (d.stopReason && d.stopReason !== "end_turn") this.note("notice", `Turn ended: ${d.stopReason}.`);
+        if (live) this.emit({ type: "announce", text: "The agent finished." });
+        break;
+      case "turn_error":
+        this.note("error", `The turn failed: ${d.message ?? "unknown error"}${d.code ? ` (${d.code})` : ""}`);
+        if (live) this.emit({ type: "announce", text: "The turn failed." });
+        break;
+      case "prompt_cancelled":
+        this.note("notice", "Stopped.");
+        break;
+      case "session_died":
+        this.#dropAll();
+        this.note("error", `The agent process for this session stopped${d.reason ? ` (${d.reason})` : ""}.`);
+        outcome = "agent_stopped";
+        break;
+      case "session_closed":
+        this.#dropAll();
+        this.note("notice", "This session was closed.");
+        outcome = "closed";
+        break;
+      default:
+        break;
+    }
+    this.prompts.observe(ev);
+    this.emit({ type: "status" });
+    if (live && LIST_EVENTS.has(ev.type)) this.emit({ type: "list-changed" });
+    return outcome;
+  }
+
+  /** A question or approval ended: the card goes, the conversation says how it ended and who decided. */
+  resolve(requestId: string, resolution: Resolution): void {
+    const interaction = this.interactions.get(requestId);
+    if (!interaction) return;
+    const answers = resolution.answers ?? this.votes.get(requestId);
+    const fields = answerItemFields(
+      interaction,
+      { ...resolution, ...(answers ? { answers } : {}) },
+      this.context.clientId(),
+    );
+    if (!this.timeline.get(`answer:${requestId}`)) this.#item(this.timeline.answer(fields));
+    this.context.forget(interaction.key);
+    this.remove(requestId);
+  }
+
+  remove(requestId: string): void {
+    if (!this.interactions.delete(requestId)) return;
+    this.cards.delete(requestId);
+    this.votes.delete(requestId);
+    this.emit({ type: "interaction-removed", requestId });
+    this.emit({ type: "status" });
+  }
+
+  #add(request: PermissionRequest, live: boolean): void {
+    if (!request?.requestId || this.interactions.has(request.requestId)) return;
+    const key = interactionKey(request);
+    const toolCallId = request.toolCall?.toolCallId;
+    const ctx = this.#restore;
+    const restored =
+      ctx !== undefined &&
+      (ctx.keys.has(key) || (ctx.restarted && typeof toolCallId === "string" && ctx.calls.has(toolCallId)));
+    const interaction = interactionOf(request, this.context.workspace(), restored);
+    if (restored && ctx && !ctx.told) {
+      ctx.told = true;
+      // One line says it all: the reload notice, if nothing came after it, becomes "asking you again".
+      const reloadNote = this.#reloadNote;
+      if (reloadNote && this.timeline.items.at(-1) === reloadNote) {
+        reloadNote.text = ASKED_AGAIN;
+        this.#item(reloadNote);
+      } else this.note("notice", ASKED_AGAIN);
+    }
+    this.interactions.set(request.requestId, interaction);
+    this.emit({ type: "interaction-added", interaction, live });
+    if (!live) return;
+    this.emit({ type: "attention", interaction });
+    const text = restored
+      ? ASKED_AGAIN
+      : interaction.kind === "question"
+        ? "The agent asks you a question."
+        : "The agent asks for your approval.";
+    this.emit({ type: "announce", text });
+  }
+
+  /** Nothing can answer these any more (the agent stopped); a reload asks again what is still open. */
+  #dropAll(): void {
+    for (const requestId of [...this.interactions.keys()]) this.remove(requestId);
+  }
+
+  #item(item: TimelineItem | undefined): void {
+    if (item) this.emit({ type: "item", item });
+  }
+}
