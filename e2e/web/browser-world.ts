@@ -88,6 +88,10 @@ export class BrowserWorld {
   /** Saves a screenshot as a test artifact; returns its path. */
   async shot(page: Page, name: string, fullPage = false): Promise<string> {
     mkdirSync(ARTIFACTS, { recursive: true });
+    // An open session is in the list too (the list refreshes a moment after the event that changed it).
+    if (await page.locator("#session-hint").isHidden()) {
+      await page.locator("#sessions button[aria-current='true']").waitFor({ state: "attached" });
+    }
     const path = join(ARTIFACTS, `${name}.png`);
     await page.screenshot({ path, fullPage });
     return path;

@@ -8,7 +8,7 @@ import type { SessionSummary } from "./session-list.js";
 import type { WaitingMemory } from "./waiting-memory.js";
 
 export const SESSION_PAGE = 30;
-const REFRESH_DEBOUNCE_MS = 400;
+const REFRESH_DEBOUNCE_MS = 150;
 
 export type DirectoryEvent = { type: "changed" } | { type: "token-needed" };
 

@@ -150,7 +150,13 @@ describe("resolveFromJournal", () => {
     expect(mediator.resolveFromJournal("s1", "r1", replayed)).toBe(true);
     expect(await decision).toEqual(replayed);
     expect(ofType("permission_resolved").map((e) => e.data)).toEqual([
-      { requestId: "r1", sessionId: "s1", outcome: submit, answers: { "0": "Blue" }, source: "answer_journal" },
+      {
+        requestId: "r1",
+        sessionId: "s1",
+        outcome: submit,
+        answers: { "0": "Blue" },
+        source: "answer_journal",
+      },
     ]);
     expect(mediator.audit().at(-1)).toMatchObject({ kind: "resolved", source: "answer_journal" });
     expect(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: submit }).kind).toBe(
