@@ -16,7 +16,13 @@ import {
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import { type BeforeExecuteHook, isValidSessionId, type SessionToolContext } from "@qwen-daemon/core";
-import { ExtensionMethod, LoadUpdatesParams, SessionContinueParams } from "./extension-methods.js";
+import { type ClientServices, clientServicesOf, NO_CLIENT_SERVICES } from "./client-services.js";
+import {
+  ExtensionMethod,
+  LoadUpdatesParams,
+  SessionContinueParams,
+  SpecExtensionMethod,
+} from "./extension-methods.js";
 import {
   EXTERNAL_TOOL_GUARD_READY_META_KEY,
   EXTERNAL_TOOL_GUARD_REQUIRED,
@@ -77,6 +83,8 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
   );
   /** Ids of session/new requests in flight, so two requests for one id cannot both pass the check. */
   const creating = new Set<string>();
+  /** From the client's `initialize`; sessions opened afterwards use what it advertised. */
+  let services: ClientServices = NO_CLIENT_SERVICES;
 
   const sessionOrThrow = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
@@ -112,6 +120,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       connectionSignal,
       log,
       beforeExecute: guardFor(sessionId, client),
+      services,
     });
 
   /**
@@ -236,7 +245,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
   const describe = (cwd: string) => (name: string, args: Record<string, unknown>) =>
     runtime.describeCall(cwd, name, args);
 
-  const app = agent({ name: deps.agentInfo.name })
+  let app = agent({ name: deps.agentInfo.name })
     .onConnect((connection) => {
       connectionSignal = connection.signal;
     })
@@ -246,6 +255,8 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
         throw RequestError.invalidParams(undefined, INVALID_PARENT_CAPABILITY_TEXT);
       if (admission.guardReady)
         log.info("external tool guard acknowledged: shell tools are cleared with the daemon");
+      services = clientServicesOf(params.clientCapabilities);
+      log.info(`client services: ${JSON.stringify(services)}`);
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentInfo: deps.agentInfo,
@@ -346,42 +357,51 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
-    })
-    .onRequest(ExtensionMethod.loadUpdates, LoadUpdatesParams, async ({ params }) => {
-      const live = await settledSession(params.sessionId);
-      if (live) {
-        // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
-        const records = live.agent.records();
-        return {
-          updates: replayUpdates(records, {
-            finalizeDangling: !live.promptActive,
-            describe: describe(live.cwd),
-          }),
-        };
-      }
-      if (!isValidSessionId(params.sessionId)) {
-        throw RequestError.invalidParams({ sessionId: params.sessionId }, "Invalid session id");
-      }
-      const cwd = params.cwd ?? deps.defaultCwd;
-      requireAbsolute(cwd);
-      const records = await runtime.readRecords(cwd, params.sessionId);
-      if (!records) return { updates: [] };
-      return { updates: replayUpdates(records, { finalizeDangling: true, describe: describe(cwd) }) };
-    })
-    .onRequest(ExtensionMethod.sessionContinue, SessionContinueParams, async ({ params }) => {
-      const session = await settledSession(params.sessionId);
-      if (!session) throw RequestError.sessionNotFound(params.sessionId);
-      const decision = continueDecision({
-        restoreSwitch,
-        restorable: () => session.agent.restorableQuestion() !== undefined,
-        promptActive: session.promptActive,
-        records: session.agent.records(),
-      });
-      log.info(
-        `continue ${params.sessionId}: accepted=${decision.accepted} interruption=${decision.interruption}`,
-      );
-      return decision;
     });
+
+  // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
+  const loadUpdates = async (params: LoadUpdatesParams) => {
+    const live = await settledSession(params.sessionId);
+    if (live) {
+      const records = live.agent.records();
+      return {
+        updates: replayUpdates(records, {
+          finalizeDangling: !live.promptActive,
+          describe: describe(live.cwd),
+        }),
+      };
+    }
+    if (!isValidSessionId(params.sessionId)) {
+      throw RequestError.invalidParams({ sessionId: params.sessionId }, "Invalid session id");
+    }
+    const cwd = params.cwd ?? deps.defaultCwd;
+    requireAbsolute(cwd);
+    const records = await runtime.readRecords(cwd, params.sessionId);
+    if (!records) return { updates: [] };
+    return { updates: replayUpdates(records, { finalizeDangling: true, describe: describe(cwd) }) };
+  };
+
+  const sessionContinue = async (params: SessionContinueParams) => {
+    const session = await settledSession(params.sessionId);
+    if (!session) throw RequestError.sessionNotFound(params.sessionId);
+    const decision = continueDecision({
+      restoreSwitch,
+      restorable: () => session.agent.restorableQuestion() !== undefined,
+      promptActive: session.promptActive,
+      records: session.agent.records(),
+    });
+    log.info(
+      `continue ${params.sessionId}: accepted=${decision.accepted} interruption=${decision.interruption}`,
+    );
+    return decision;
+  };
+
+  // Each extension answers under qwen's name (what the reference daemon sends) and the spec's `_` name.
+  for (const names of [ExtensionMethod, SpecExtensionMethod]) {
+    app = app
+      .onRequest(names.loadUpdates, LoadUpdatesParams, ({ params }) => loadUpdates(params))
+      .onRequest(names.sessionContinue, SessionContinueParams, ({ params }) => sessionContinue(params));
+  }
 
   return {
     app,

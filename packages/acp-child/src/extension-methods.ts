@@ -9,6 +9,15 @@ export const ExtensionMethod = {
   sessionContinue: "qwen/control/session/continue",
 } as const;
 
+/**
+ * The same methods under the names the ACP spec reserves for extensions (a leading `_`), which a client
+ * library that follows the spec sends. Both spellings are served: the reference daemon sends the others.
+ */
+export const SpecExtensionMethod = {
+  loadUpdates: `_${ExtensionMethod.loadUpdates}`,
+  sessionContinue: `_${ExtensionMethod.sessionContinue}`,
+} as const;
+
 export const LoadUpdatesParams = z.looseObject({
   sessionId: z.string().min(1),
   /** The session's workspace; defaults to the child's working directory. */

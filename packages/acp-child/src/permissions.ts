@@ -1,19 +1,14 @@
 // Confirmation requests of the turn loop <-> ACP `session/request_permission` (PROTOCOL.md shapes).
-// Building the request and reading the response are pure; `askClient` is the one place that talks to the
-// client, and it never waits on anything but this one request (sessions never block each other).
+// Building the request and reading the response are pure; `askClient` sends it through client-ask.ts.
 import type {
   AgentContext,
   PermissionOption,
   RequestPermissionRequest,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import {
-  askUserQuestionTitle,
-  type ConfirmationOutcome,
-  type ConfirmationRequest,
-  unattendedReasonOf,
-} from "@qwen-daemon/core";
+import { askUserQuestionTitle, type ConfirmationOutcome, type ConfirmationRequest } from "@qwen-daemon/core";
 import { z } from "zod";
+import { type AskClientOptions, askThroughClient, type ReadAnswer } from "./client-ask.js";
 import { PERMISSION_CANCEL_REASON_META_KEY } from "./meta.js";
 import { diffContent } from "./updates.js";
 
@@ -127,62 +122,32 @@ function stringAnswers(raw: Record<string, unknown> | null | undefined): Record<
   return answers;
 }
 
-export interface AskClientOptions {
-  /** The turn's signal: a cancelled prompt stops waiting at once (and tells the client). */
-  signal: AbortSignal;
-  /** The connection's signal: a closed connection means nobody can answer any more. */
-  connectionSignal: AbortSignal;
-  log: (message: string) => void;
-}
-
 /** Sends one permission request and maps the answer; never throws (a failure becomes an outcome). */
-export async function askClient(
+export function askClient(
   client: AgentContext,
   request: RequestPermissionRequest,
   options: AskClientOptions,
 ): Promise<ConfirmationOutcome> {
-  const { signal, connectionSignal, log } = options;
-  if (signal.aborted) return abandoned(signal);
-  let raw: unknown;
-  try {
-    raw = await client.request("session/request_permission", request, {
-      cancellationSignal: signal,
-      stopWaitingOnCancel: true,
-    });
-  } catch (error) {
-    if (signal.aborted) return abandoned(signal);
-    if (connectionSignal.aborted) return { outcome: "unattended", reason: "session_closed" };
-    log(
-      `permission request for ${request.toolCall.toolCallId} failed; treating it as declined: ${describeError(error)}`,
-    );
-    return { outcome: "rejected" };
-  }
-  if (signal.aborted) return abandoned(signal);
-  const parsed = PermissionResponse.safeParse(raw);
-  if (!parsed.success) {
-    log(`malformed permission response for ${request.toolCall.toolCallId}; treating it as declined`);
-    return { outcome: "rejected" };
-  }
-  if (parsed.data.outcome.outcome === "cancelled") {
-    // ACP: after session/cancel the client answers outstanding requests with `cancelled`, and our daemon
-    // writes session/cancel first. The SDK runs a notification's handler some microtasks after it reads it,
-    // so a response read right behind it can resolve first; one macrotask lets the cancel land, so a
-    // prompt cancel is not mistaken for the user's decline.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (signal.aborted) return abandoned(signal);
-  }
-  return interpretPermissionResponse(parsed.data, request.options);
-}
-
-/** The prompt was aborted while asking: nobody's answer (a session close, or a prompt cancel). */
-function abandoned(signal: AbortSignal): ConfirmationOutcome {
-  return { outcome: "unattended", reason: unattendedReasonOf(signal) };
+  const read: ReadAnswer = (raw) => {
+    const parsed = PermissionResponse.safeParse(raw);
+    if (!parsed.success) return undefined;
+    return {
+      outcome: interpretPermissionResponse(parsed.data, request.options),
+      cancelled: parsed.data.outcome.outcome === "cancelled",
+    };
+  };
+  return askThroughClient(
+    client,
+    {
+      method: "session/request_permission",
+      params: request,
+      what: `permission request for ${request.toolCall.toolCallId}`,
+    },
+    read,
+    options,
+  );
 }
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : JSON.stringify(error);
 }

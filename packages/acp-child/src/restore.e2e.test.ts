@@ -565,7 +565,8 @@ describe("the daemon goes away while a first-time question waits", () => {
       .map((l) => JSON.parse(l) as { state: string; code?: string });
     // The daemon went away: nothing more is written (no turn_result, no terminal), exactly as if the child had
     // been killed too; the next load closes the prompt (daemon_lost, or restored by the re-asking prompt).
-    expect(lines.map((r) => r.type)).toEqual(["user", "assistant"]);
+    expect(lines.map((r) => r.type)).toEqual(["system", "user", "assistant"]);
+    expect(lines[0]).toMatchObject({ subtype: "session_created" });
     expect(ledger.map((e) => e.state)).toEqual(["in_flight"]);
 
     const second = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });

@@ -12,6 +12,8 @@ import type {
   SessionToolContext,
 } from "@qwen-daemon/core";
 import { SessionClosedAbort } from "@qwen-daemon/core";
+import type { ClientServices } from "./client-services.js";
+import { askByElicitation } from "./elicitation.js";
 import { eventToUpdate } from "./events.js";
 import type { Logger } from "./logger.js";
 import { askClient, buildPermissionRequest } from "./permissions.js";
@@ -26,6 +28,8 @@ export interface AcpSessionDeps {
   log: Logger;
   /** The connection's policy for a call about to run (allows everything unless a guard was acknowledged). */
   beforeExecute: BeforeExecuteHook<SessionToolContext>;
+  /** What the client advertised in `initialize`. */
+  services: ClientServices;
 }
 
 export class AcpSession {
@@ -164,13 +168,16 @@ export class AcpSession {
   }
 
   private async confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome> {
-    // The tool_call update must reach the client before the permission request that refers to it.
+    // The tool_call update must reach the client before the request that refers to it.
     await this.flush();
-    const outcome = await askClient(this.deps.client, buildPermissionRequest(this.sessionId, request), {
+    const options = {
       signal,
       connectionSignal: this.deps.connectionSignal,
-      log: (message) => this.deps.log.warn(message),
-    });
-    return outcome;
+      log: (message: string) => this.deps.log.warn(message),
+    };
+    // A client with form elicitation gets questions as a form (restored ones too: they come through here).
+    if (request.kind === "user_question" && this.deps.services.elicitationForm)
+      return askByElicitation(this.deps.client, this.sessionId, request, options);
+    return askClient(this.deps.client, buildPermissionRequest(this.sessionId, request), options);
   }
 }

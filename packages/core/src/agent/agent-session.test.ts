@@ -158,8 +158,16 @@ describe("AgentSession: a question in a live session", () => {
     expect(trailingToolMessages(server.requests[1]!).map((m) => m.content)).toEqual([COLOR_ANSWER_TEXT]);
 
     const records = await readRecords(ws);
-    expect(records.map((r) => r.type)).toEqual(["user", "assistant", "tool_result", "assistant", "system"]);
-    expect(records[0]).toMatchObject({ promptId: "p1" });
+    expect(records.map((r) => r.type)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool_result",
+      "assistant",
+      "system",
+    ]);
+    expect(records[0]).toMatchObject({ type: "system", subtype: "session_created", cwd: ws.cwd });
+    expect(records[1]).toMatchObject({ promptId: "p1", parentUuid: records[0]!.uuid });
     expect(records.at(-1)).toMatchObject({
       subtype: "turn_result",
       data: { stopReason: "end_turn", promptId: "p1" },
@@ -230,7 +238,7 @@ describe("AgentSession: a question in a live session", () => {
     const p1 = await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal });
     expect(p1).toEqual({ stopReason: "cancelled" });
     const types = (await readRecords(ws)).map((r) => r.type);
-    expect(types).toEqual(["user", "assistant", "tool_result", "system"]);
+    expect(types).toEqual(["system", "user", "assistant", "tool_result", "system"]);
     expect(responsesOf(await readRecords(ws))).toEqual([{ error: TOOL_CANCELLED_BEFORE_EXECUTION_TEXT }]);
     expect((await ledgerOf(ws)).at(-1)).toMatchObject({ promptId: "p1", state: "cancelled" });
     expect(session.restorableQuestion()).toBeUndefined();
@@ -264,7 +272,7 @@ describe("AgentSession: a question in a live session", () => {
     );
     const p1 = await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal });
     expect(p1.stopReason).toBe("cancelled");
-    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant", "system"]);
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["system", "user", "assistant", "system"]);
     // Nobody cancelled it: the prompt was cut short, and the ledger says so.
     expect((await ledgerOf(ws)).at(-1)).toMatchObject({
       promptId: "p1",
@@ -289,7 +297,7 @@ describe("AgentSession: a question in a live session", () => {
       ),
     );
     await session.prompt(text("pick a color"), { promptId: "p1", signal: controller.signal });
-    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant"]);
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["system", "user", "assistant"]);
     expect((await ledgerOf(ws)).map((e) => e.state)).toEqual(["in_flight"]);
     await session.close();
     const reloaded = await track(AgentSession.load(options(ws, server, { restore: true })));
@@ -348,7 +356,7 @@ describe("AgentSession: a question in a live session", () => {
     );
     expect(await session.prompt(text("pick a color"), prompt("p1"))).toEqual({ stopReason: "end_turn" });
     const records = await readRecords(ws);
-    expect(records.map((r) => r.type)).toEqual(["user", "assistant", "system"]);
+    expect(records.map((r) => r.type)).toEqual(["system", "user", "assistant", "system"]);
     expect((await ledgerOf(ws)).at(-1)).toMatchObject({
       promptId: "p1",
       state: "interrupted",

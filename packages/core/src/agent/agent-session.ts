@@ -20,7 +20,7 @@ import {
 } from "../transcript/ledger.js";
 import { transcriptPath } from "../transcript/paths.js";
 import { readTranscript } from "../transcript/reader.js";
-import type { LedgerEntry, TranscriptRecord } from "../transcript/records.js";
+import { type LedgerEntry, SESSION_CREATED_SUBTYPE, type TranscriptRecord } from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
 import { answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
 import { Chat } from "./chat.js";
@@ -137,13 +137,17 @@ export class AgentSession {
     this.#staleOpenPrompts = staleOpenPrompts;
   }
 
-  /** A new session with an empty transcript (the file appears with the first record). */
+  /**
+   * A new session. Its transcript starts with a durable `session_created` record, so the session is on disk
+   * before anyone learns its id: another process can list, load and resume it even if it is never prompted.
+   */
   static async create(opts: AgentSessionOptions): Promise<AgentSession> {
     const location = { qwenHome: opts.qwenHome, cwd: opts.cwd, sessionId: opts.sessionId };
     if (await SessionTranscript.exists(location)) throw new SessionExistsError(opts.sessionId);
     const transcript = await SessionTranscript.open(transcriptOptions(opts));
+    const created = await transcript.appendSystem(SESSION_CREATED_SUBTYPE, undefined, { durable: true });
     const ledger = PromptLedger.forSession(location, ledgerOptions(opts));
-    return new AgentSession(opts, { chat: Chat.start([]), transcript, ledger, records: [] }, false);
+    return new AgentSession(opts, { chat: Chat.start([]), transcript, ledger, records: [created] }, false);
   }
 
   /**

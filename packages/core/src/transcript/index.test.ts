@@ -14,6 +14,7 @@ describe("transcript public API", () => {
         "LedgerEntry",
         "PROMPTS_SUFFIX",
         "PromptLedger",
+        "SESSION_CREATED_SUBTYPE",
         "SessionTranscript",
         "SystemRecord",
         "TRANSCRIPT_SUFFIX",

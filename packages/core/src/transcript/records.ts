@@ -42,11 +42,18 @@ export type ToolResultRecord = z.infer<typeof ToolResultRecord>;
 
 export const SystemRecord = Base.extend({
   type: z.literal("system"),
-  /** e.g. "turn_result", "session_meta" */
+  /** e.g. "turn_result", "session_created" */
   subtype: z.string(),
   data: z.record(z.string(), z.unknown()).optional(),
 });
 export type SystemRecord = z.infer<typeof SystemRecord>;
+
+/**
+ * The first record of a session, written (and fsynced) when it is created, before any prompt: the file then
+ * exists, so another process can find, list, load and resume the session. Its `timestamp` is the creation
+ * time and its `cwd` the workspace; like every system record it is not part of the model history.
+ */
+export const SESSION_CREATED_SUBTYPE = "session_created";
 
 export const TranscriptRecord = z.discriminatedUnion("type", [
   UserRecord,

@@ -113,14 +113,19 @@ export class SessionTranscript {
     return this.write(ToolResultRecord, record, "user", true);
   }
 
-  appendSystem(subtype: string, data?: Record<string, unknown>): Promise<SystemRecord> {
+  /** Bookkeeping, not fsynced unless `durable` (a record other processes must be able to rely on). */
+  appendSystem(
+    subtype: string,
+    data?: Record<string, unknown>,
+    options: { durable?: boolean } = {},
+  ): Promise<SystemRecord> {
     const record = {
       ...this.base(),
       type: "system" as const,
       subtype,
       ...(data === undefined ? {} : { data }),
     };
-    return this.write(SystemRecord, record, undefined, false);
+    return this.write(SystemRecord, record, undefined, options.durable === true);
   }
 
   /** Waits for pending appends and closes the file. Idempotent. */
