@@ -201,6 +201,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
               approvalMode: session.mode,
               suppressRestore: suppress,
               givenAnswers,
+              backends: session.backends,
             }),
           );
         } catch (error) {
@@ -283,6 +284,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
           mcpServers: params.mcpServers,
           hooks: session.hooks,
           approvalMode: session.mode,
+          backends: session.backends,
         });
         session.attach(created);
         sessions.set(sessionId, session);

@@ -26,7 +26,13 @@ import type { Logger } from "./logger.js";
 import { toMcpServerConfigs } from "./mcp-servers.js";
 import type { AcpChildOptions } from "./options.js";
 import { fallbackDescription } from "./replay.js";
-import type { AgentRuntime, LoadArgs, OpenSessionArgs, RuntimeSession } from "./runtime.js";
+import type {
+  AgentRuntime,
+  LoadArgs,
+  OpenSessionArgs,
+  RuntimeSession,
+  ToolBackends,
+} from "./runtime.js";
 
 export interface CoreRuntimeOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -53,7 +59,7 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
       approvalMode: args.approvalMode,
       experimentalLsp: options.experimentalLsp,
     });
-    const tools = new ToolRegistry(sessionTools());
+    const tools = new ToolRegistry(sessionTools(args.backends));
     const mcp = await connectMcp(args, tools, log);
     const sessionOptions: AgentSessionOptions = {
       sessionId: args.sessionId,
@@ -151,9 +157,11 @@ async function connectMcp(
 }
 
 /** An ACP client can collect answers, so ask_user_question is always offered here. */
-function sessionTools() {
+function sessionTools(backends: ToolBackends = {}) {
   return createBuiltinTools({
     includeAskUserQuestion: true,
     askUserQuestionTool: createAskUserQuestionTool(),
+    ...(backends.fileSystem ? { fileSystem: backends.fileSystem } : {}),
+    ...(backends.commandRunner ? { shell: { runner: backends.commandRunner } } : {}),
   });
 }

@@ -3,7 +3,8 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "@qwen-daemon/core";
 import { textChunk, toolCallFinished, toolCallStarted } from "./updates.js";
 
-export function eventToUpdate(event: AgentEvent): SessionUpdate {
+/** `terminalId`: the client terminal a finished call's command ran in, kept in the call's content. */
+export function eventToUpdate(event: AgentEvent, terminalId?: string): SessionUpdate {
   switch (event.type) {
     case "model_text":
       return textChunk("agent_message_chunk", event.text);
@@ -12,6 +13,11 @@ export function eventToUpdate(event: AgentEvent): SessionUpdate {
     case "tool_call":
       return toolCallStarted(event);
     case "tool_call_update":
-      return toolCallFinished(event.callId, event.status, event.output ?? event.error);
+      return toolCallFinished(
+        event.callId,
+        event.status,
+        event.output ?? event.error,
+        terminalId === undefined ? [] : [{ type: "terminal", terminalId }],
+      );
   }
 }

@@ -7,10 +7,12 @@ import type {
   AgentSession,
   ApprovalMode,
   BeforeExecuteHook,
+  CommandRunner,
   ConfirmationHandler,
   GivenAnswer,
   SessionToolContext,
   ToolCallDescription,
+  ToolFileSystem,
   TranscriptRecord,
 } from "@qwen-daemon/core";
 
@@ -21,12 +23,19 @@ export interface SessionHooks {
   beforeExecute: BeforeExecuteHook<SessionToolContext>;
 }
 
+/** Where the session's tools do their I/O when the client offers it (else the local disk and processes). */
+export interface ToolBackends {
+  fileSystem?: ToolFileSystem;
+  commandRunner?: CommandRunner;
+}
+
 export interface OpenSessionArgs {
   sessionId: string;
   cwd: string;
   mcpServers: readonly McpServer[];
   hooks: SessionHooks;
   approvalMode: ApprovalMode;
+  backends?: ToolBackends;
 }
 
 export interface LoadArgs {

@@ -12,12 +12,14 @@ import type {
   SessionToolContext,
 } from "@qwen-daemon/core";
 import { SessionClosedAbort } from "@qwen-daemon/core";
+import { clientFileSystem } from "./client-file-system.js";
 import type { ClientServices } from "./client-services.js";
+import { clientTerminalRunner } from "./client-terminal.js";
 import { askByElicitation } from "./elicitation.js";
 import { eventToUpdate } from "./events.js";
 import type { Logger } from "./logger.js";
 import { askClient, buildPermissionRequest } from "./permissions.js";
-import type { RuntimeSession, SessionHooks } from "./runtime.js";
+import type { RuntimeSession, SessionHooks, ToolBackends } from "./runtime.js";
 
 export interface AcpSessionDeps {
   sessionId: string;
@@ -52,12 +54,35 @@ export class AcpSession {
     this.cwd = deps.cwd;
   }
 
+  /** Tool calls whose command runs in a client terminal: their updates keep showing that terminal. */
+  private readonly terminals = new Map<string, string>();
+
   /** The hooks core's session reports to; they stay valid across a reload of the core session. */
   readonly hooks: SessionHooks = {
-    onEvent: (event: AgentEvent) => this.send(eventToUpdate(event)),
+    onEvent: (event: AgentEvent) => this.send(eventToUpdate(event, this.terminalOf(event))),
     confirm: (request, signal) => this.confirm(request, signal),
     beforeExecute: (call, ctx) => this.deps.beforeExecute(call, ctx),
   };
+
+  /** The client's files and terminal, where it advertised them (the local ones otherwise). */
+  get backends(): ToolBackends {
+    const { services, client, log } = this.deps;
+    return {
+      ...(services.readTextFile || services.writeTextFile
+        ? { fileSystem: clientFileSystem(client, this.sessionId, services) }
+        : {}),
+      ...(services.terminal
+        ? {
+            commandRunner: clientTerminalRunner({
+              client,
+              sessionId: this.sessionId,
+              onTerminal: (callId, terminalId) => this.showTerminal(callId, terminalId),
+              log: (message) => log.warn(message),
+            }),
+          }
+        : {}),
+    };
+  }
 
   get agent(): AgentSession {
     if (!this.runtime) throw new Error(`session ${this.sessionId} has no core session attached`);
@@ -165,6 +190,25 @@ export class AcpSession {
     await this.turnChain;
     await this.flush();
     await this.runtime?.dispose();
+  }
+
+  /** The terminal a call ran in, for its updates; forgotten once the call has finished. */
+  private terminalOf(event: AgentEvent): string | undefined {
+    if (event.type !== "tool_call_update") return undefined;
+    const terminalId = this.terminals.get(event.callId);
+    if (event.status === "completed" || event.status === "failed") this.terminals.delete(event.callId);
+    return terminalId;
+  }
+
+  /** ACP: a tool call carries its terminal, so the client can show the command's output live. */
+  private showTerminal(callId: string, terminalId: string): void {
+    this.terminals.set(callId, terminalId);
+    this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: callId,
+      status: "in_progress",
+      content: [{ type: "terminal", terminalId }],
+    });
   }
 
   private async confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome> {

@@ -32,13 +32,22 @@ export function toolCallStarted(call: ToolCallStart): SessionUpdate {
   };
 }
 
-/** A finished (or failed) call; `text` is the tool's output or error, shown as the call's content. */
-export function toolCallFinished(callId: string, status: ToolCallStatus, text?: string): SessionUpdate {
+/**
+ * A finished (or failed) call; `text` is the tool's output or error, shown as the call's content after
+ * `lead` (the terminal a command ran in, so the client keeps showing it).
+ */
+export function toolCallFinished(
+  callId: string,
+  status: ToolCallStatus,
+  text?: string,
+  lead: ToolCallContent[] = [],
+): SessionUpdate {
+  const content = text === undefined ? lead : [...lead, textContent(text)];
   return {
     sessionUpdate: "tool_call_update",
     toolCallId: callId,
     status,
-    ...(text === undefined ? {} : { content: [textContent(text)] }),
+    ...(content.length === 0 ? {} : { content }),
   };
 }
 

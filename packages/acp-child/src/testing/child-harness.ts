@@ -1,18 +1,40 @@
-// Test support: spawns the real child (`node --conditions=source --import tsx src/bin.ts --acp ...`) and
-// drives it with the ACP SDK's client side over its stdio. Permission requests are queued for the test to
-// answer (or leave hanging); every stdout line is kept so tests can check stdout carries only frames.
+// Test support: spawns the real child (`node --conditions=source --import tsx src/bin.ts --acp ...`, or any
+// other command such as the built `qwen` bin) and drives it with the ACP SDK's client side over its stdio.
+// Permission requests and form elicitations are queued for the test to answer (or leave hanging); the
+// client's files and terminal are whatever handlers the test gives; every stdout line is kept so tests can
+// check stdout carries only frames.
 import { type ChildProcess, spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import {
+  type ClientCapabilities,
   type ClientConnection,
   type ClientContext,
+  type CreateElicitationRequest,
+  type CreateTerminalRequest,
+  type CreateTerminalResponse,
   client,
   type InitializeResponse,
+  type KillTerminalRequest,
   methods,
   ndJsonStream,
+  type ReadTextFileRequest,
+  type ReadTextFileResponse,
+  type ReleaseTerminalRequest,
   type RequestPermissionRequest,
   type SessionNotification,
+  type TerminalOutputRequest,
+  type TerminalOutputResponse,
+  type WaitForTerminalExitRequest,
+  type WaitForTerminalExitResponse,
+  type WriteTextFileRequest,
+} from "@agentclientprotocol/sdk";
+
+export type {
+  ClientCapabilities,
+  CreateElicitationRequest,
+  CreateTerminalRequest,
+  SessionNotification,
 } from "@agentclientprotocol/sdk";
 
 const BIN = fileURLToPath(new URL("../bin.ts", import.meta.url));
@@ -27,18 +49,44 @@ export interface PendingPermission {
   signal: AbortSignal;
 }
 
+export interface PendingElicitation {
+  params: CreateElicitationRequest;
+  respond(response: Record<string, unknown>): void;
+  /** Aborted when the child withdraws the request ($/cancel_request) or the connection closes. */
+  signal: AbortSignal;
+}
+
+/** A client's files and terminal (the methods it advertises in `clientCapabilities`). */
+export interface ClientHost {
+  readTextFile?(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
+  writeTextFile?(params: WriteTextFileRequest): Promise<Record<string, never>>;
+  terminal?: {
+    create(params: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+    output(params: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+    waitForExit(params: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse>;
+    kill(params: KillTerminalRequest): Promise<Record<string, never>>;
+    release(params: ReleaseTerminalRequest): Promise<Record<string, never>>;
+  };
+}
+
 export interface ChildHarness {
   readonly proc: ChildProcess;
   readonly agent: ClientContext;
   readonly connection: ClientConnection;
   readonly updates: SessionNotification[];
   readonly permissions: PendingPermission[];
+  readonly elicitations: PendingElicitation[];
   readonly stdoutLines: string[];
   /** The child's answer to `initialize` (sent by spawnChild). */
   readonly initialized: InitializeResponse;
   stderr(): string;
   /** Resolves with the first permission request not yet taken that matches. */
   nextPermission(match?: (p: PendingPermission) => boolean, timeoutMs?: number): Promise<PendingPermission>;
+  /** Resolves with the first elicitation not yet taken that matches. */
+  nextElicitation(
+    match?: (e: PendingElicitation) => boolean,
+    timeoutMs?: number,
+  ): Promise<PendingElicitation>;
   /** Resolves with the first update (from `from` on) that matches. */
   waitForUpdate(match: (u: SessionNotification) => boolean, timeoutMs?: number): Promise<SessionNotification>;
   /** Updates received for one session. */
@@ -50,6 +98,10 @@ export interface ChildHarness {
 }
 
 export interface SpawnChildOptions {
+  /** The agent program and its leading arguments (default: this package's src/bin.ts under tsx). */
+  command?: readonly string[];
+  /** The agent's working directory (default: this package). */
+  cwd?: string;
   qwenHome: string;
   modelUrl: string;
   restore: boolean;
@@ -59,13 +111,24 @@ export interface SpawnChildOptions {
   initializeMeta?: Record<string, unknown>;
   /** Handlers for child -> client extension requests, by method (others get -32601). */
   clientMethods?: Record<string, (params: Record<string, unknown>) => unknown>;
+  /** `clientCapabilities` of the initialize request (default `{}`). */
+  clientCapabilities?: ClientCapabilities;
+  /** The client's files and terminal; advertise them in `clientCapabilities` too. */
+  host?: ClientHost;
 }
 
 export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarness> {
-  const args = ["--conditions=source", "--import", "tsx", BIN, "--acp"];
+  const [program, ...leading] = options.command ?? [
+    process.execPath,
+    "--conditions=source",
+    "--import",
+    "tsx",
+    BIN,
+  ];
+  const args = [...leading, "--acp"];
   if (options.restore) args.push("--restore-ask-user-question");
-  const proc = spawn(process.execPath, args, {
-    cwd: PACKAGE_DIR,
+  const proc = spawn(program as string, args, {
+    cwd: options.cwd ?? PACKAGE_DIR,
     env: {
       PATH: process.env.PATH,
       HOME: options.qwenHome,
@@ -99,7 +162,8 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
 
   const updates: SessionNotification[] = [];
   const permissions: PendingPermission[] = [];
-  const taken = new Set<PendingPermission>();
+  const elicitations: PendingElicitation[] = [];
+  const taken = new Set<unknown>();
   const waiters = new Set<() => void>();
   const notify = () => {
     for (const check of [...waiters]) check();
@@ -130,10 +194,29 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
         notify();
       });
     })
+    .onRequest(methods.client.elicitation.create, ({ params, signal }) => {
+      return new Promise((resolve) => {
+        elicitations.push({ params, signal, respond: (response) => resolve(response as never) });
+        notify();
+      });
+    })
     .onNotification(methods.client.session.update, ({ params }) => {
       updates.push(params);
       notify();
     });
+  const host = options.host ?? {};
+  const { readTextFile, writeTextFile, terminal } = host;
+  if (readTextFile) app = app.onRequest(methods.client.fs.readTextFile, ({ params }) => readTextFile(params));
+  if (writeTextFile)
+    app = app.onRequest(methods.client.fs.writeTextFile, ({ params }) => writeTextFile(params));
+  if (terminal) {
+    app = app
+      .onRequest(methods.client.terminal.create, ({ params }) => terminal.create(params))
+      .onRequest(methods.client.terminal.output, ({ params }) => terminal.output(params))
+      .onRequest(methods.client.terminal.waitForExit, ({ params }) => terminal.waitForExit(params))
+      .onRequest(methods.client.terminal.kill, ({ params }) => terminal.kill(params))
+      .onRequest(methods.client.terminal.release, ({ params }) => terminal.release(params));
+  }
   const raw = { parse: (p: unknown) => p as Record<string, unknown> };
   for (const [method, handle] of Object.entries(options.clientMethods ?? {})) {
     app = app.onRequest(method, raw, async ({ params }) => handle(params) as never);
@@ -144,7 +227,7 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
   try {
     initialized = await connection.agent.request(methods.agent.initialize, {
       protocolVersion: 1,
-      clientCapabilities: {},
+      clientCapabilities: options.clientCapabilities ?? {},
       ...(options.initializeMeta ? { _meta: options.initializeMeta } : {}),
     });
   } catch (error) {
@@ -161,6 +244,7 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
     connection,
     updates,
     permissions,
+    elicitations,
     stdoutLines,
     stderr: () => stderr,
     nextPermission: (match = () => true, timeoutMs = 15_000) =>
@@ -171,6 +255,16 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
           return found;
         },
         "a permission request",
+        timeoutMs,
+      ),
+    nextElicitation: (match = () => true, timeoutMs = 15_000) =>
+      waitFor(
+        () => {
+          const found = elicitations.find((e) => !taken.has(e) && match(e));
+          if (found) taken.add(found);
+          return found;
+        },
+        "an elicitation",
         timeoutMs,
       ),
     waitForUpdate: (match, timeoutMs = 15_000) =>

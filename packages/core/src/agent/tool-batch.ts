@@ -211,7 +211,7 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
   deps.onEvent({ type: "tool_call_update", callId: call.id, status: "in_progress" });
   let settled: SettledCall;
   try {
-    const result = await tool.execute(call.args, { cwd: deps.cwd, signal: deps.signal });
+    const result = await tool.execute(call.args, { cwd: deps.cwd, signal: deps.signal, callId: call.id });
     settled =
       result.error !== undefined ? failed(call, result.error, "error") : succeeded(call, result.output);
   } catch (error) {

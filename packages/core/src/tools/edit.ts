@@ -1,14 +1,14 @@
 // edit: exact-string replacement in one workspace file; an empty old_string creates a new file.
 // Error texts follow the reference's model-facing ("raw") wording.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { currentTextForPreview, previewPath } from "./call-preview.js";
-import { readTextFile } from "./text-file.js";
+import { localFileSystem, type ToolFileSystem } from "./file-system.js";
 import type { Tool } from "./tool.js";
 import { BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
-import { resolveWorkspacePath } from "./workspace-path.js";
+import { resolveWorkspacePath, type WorkspacePath } from "./workspace-path.js";
 
 const EDIT_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -76,69 +76,75 @@ export function applyEdit(
   return { content, isNewFile: false, occurrences };
 }
 
-async function readIfExists(p: string): Promise<string | null> {
-  try {
-    const text = await readTextFile(p, EDIT_MAX_BYTES);
-    if (text === undefined) throw new Error(`Cannot edit binary file: ${p}`);
-    return text;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    if ((error as NodeJS.ErrnoException).code === "EISDIR")
-      throw new Error(`Path is a directory, not a file: ${p}`);
-    throw error;
+async function readIfExists(fs: ToolFileSystem, where: WorkspacePath): Promise<string | null> {
+  const read = await fs.readTextFile(where, EDIT_MAX_BYTES);
+  switch (read.kind) {
+    case "missing":
+      return null;
+    case "directory":
+      throw new Error(`Path is a directory, not a file: ${where.real}`);
+    case "binary":
+      throw new Error(`Cannot edit binary file: ${where.real}`);
+    case "text":
+      return read.text;
   }
 }
 
-export const editTool: Tool = {
-  name: BuiltinToolName.edit,
-  description:
-    "Replaces exact text within a workspace file. By default old_string must occur exactly once; set " +
-    "replace_all to replace every occurrence. Read the file first and copy old_string exactly, with enough " +
-    "surrounding context to be unique. An empty old_string creates a new file containing new_string.",
-  get parameters() {
-    return params.jsonSchema;
-  },
-  confirmation: "edit",
-  validate: params.validate,
-  describe(args, ctx) {
-    const target = previewPath(args.file_path, ctx);
-    const oldString = typeof args.old_string === "string" ? args.old_string : "";
-    const newString = typeof args.new_string === "string" ? args.new_string : "";
-    const current = currentTextForPreview(target, ctx);
-    const applied = applyEdit(current, {
-      filePath: target,
-      oldString,
-      newString,
-      replaceAll: args.replace_all === true,
-    });
-    // When the edit cannot apply (or there is no workspace to read from), show the snippets themselves.
-    const diff =
-      "error" in applied
-        ? { path: target, oldText: oldString, newText: newString }
-        : { path: target, oldText: current, newText: applied.content };
-    return { title: `Edit ${target}`, uiKind: "edit", locations: [{ path: target }], diff };
-  },
-  async execute(args, ctx) {
-    try {
-      const p = params.parse(args);
-      const where = await resolveWorkspacePath(ctx.cwd, p.file_path);
-      const current = await readIfExists(where.real);
+/** edit over `fs` (the disk by default, or a host's file system: the edit applies to what the host has). */
+export function createEditTool(fs: ToolFileSystem = localFileSystem): Tool {
+  return {
+    name: BuiltinToolName.edit,
+    description:
+      "Replaces exact text within a workspace file. By default old_string must occur exactly once; set " +
+      "replace_all to replace every occurrence. Read the file first and copy old_string exactly, with enough " +
+      "surrounding context to be unique. An empty old_string creates a new file containing new_string.",
+    get parameters() {
+      return params.jsonSchema;
+    },
+    confirmation: "edit",
+    validate: params.validate,
+    describe(args, ctx) {
+      const target = previewPath(args.file_path, ctx);
+      const oldString = typeof args.old_string === "string" ? args.old_string : "";
+      const newString = typeof args.new_string === "string" ? args.new_string : "";
+      const current = currentTextForPreview(target, ctx);
       const applied = applyEdit(current, {
-        filePath: where.display,
-        oldString: p.old_string,
-        newString: p.new_string,
-        replaceAll: p.replace_all === true,
+        filePath: target,
+        oldString,
+        newString,
+        replaceAll: args.replace_all === true,
       });
-      if ("error" in applied) return { error: applied.error };
-      if (applied.isNewFile) await mkdir(path.dirname(where.real), { recursive: true });
-      await writeFile(where.real, applied.content, "utf8");
-      return {
-        output: applied.isNewFile
-          ? `Created new file: ${where.display} with provided content.`
-          : `The file: ${where.display} has been updated (${applied.occurrences} replacement${applied.occurrences === 1 ? "" : "s"}).`,
-      };
-    } catch (error) {
-      return { error: errorText(error) };
-    }
-  },
-};
+      // When the edit cannot apply (or there is no workspace to read from), show the snippets themselves.
+      const diff =
+        "error" in applied
+          ? { path: target, oldText: oldString, newText: newString }
+          : { path: target, oldText: current, newText: applied.content };
+      return { title: `Edit ${target}`, uiKind: "edit", locations: [{ path: target }], diff };
+    },
+    async execute(args, ctx) {
+      try {
+        const p = params.parse(args);
+        const where = await resolveWorkspacePath(ctx.cwd, p.file_path);
+        const current = await readIfExists(fs, where);
+        const applied = applyEdit(current, {
+          filePath: where.display,
+          oldString: p.old_string,
+          newString: p.new_string,
+          replaceAll: p.replace_all === true,
+        });
+        if ("error" in applied) return { error: applied.error };
+        if (applied.isNewFile) await mkdir(path.dirname(where.real), { recursive: true });
+        await fs.writeTextFile(where, applied.content);
+        return {
+          output: applied.isNewFile
+            ? `Created new file: ${where.display} with provided content.`
+            : `The file: ${where.display} has been updated (${applied.occurrences} replacement${applied.occurrences === 1 ? "" : "s"}).`,
+        };
+      } catch (error) {
+        return { error: errorText(error) };
+      }
+    },
+  };
+}
+
+export const editTool: Tool = createEditTool();

@@ -1,8 +1,8 @@
 // read_file: text content of one workspace file, paged by line (reference parameter names and texts).
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { previewPath } from "./call-preview.js";
-import { readTextFile, splitLines } from "./text-file.js";
+import { localFileSystem, type ToolFileSystem } from "./file-system.js";
+import { splitLines } from "./text-file.js";
 import type { Tool } from "./tool.js";
 import { BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
@@ -78,36 +78,43 @@ export function renderFilePage(
   };
 }
 
-export const readFileTool: Tool = {
-  name: BuiltinToolName.readFile,
-  description:
-    "Reads and returns the text content of a file in the workspace. The path may be absolute or relative to the " +
-    "workspace root. Large files are truncated; the response then says which lines it shows, and 'offset' and " +
-    "'limit' read further. Binary files are not displayed.",
-  get parameters() {
-    return params.jsonSchema;
-  },
-  confirmation: "none",
-  validate: params.validate,
-  describe(args, ctx) {
-    const target = previewPath(args.file_path ?? args.absolute_path, ctx);
-    return { title: `Read ${target}`, uiKind: "read", locations: [{ path: target }] };
-  },
-  async execute(args, ctx) {
-    try {
-      const p = params.parse(args);
-      const where = await resolveWorkspacePath(ctx.cwd, targetOf(p));
-      const info = await stat(where.real).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT")
-          throw new Error(`File not found: ${where.display}`);
-        throw error;
-      });
-      if (info.isDirectory()) return { error: `Path is a directory, not a file: ${where.display}` };
-      const text = await readTextFile(where.real, READ_FILE_MAX_BYTES);
-      if (text === undefined) return { error: `Cannot display content of binary file: ${where.display}` };
-      return renderFilePage(text, p.offset ?? 0, p.limit ?? READ_FILE_DEFAULT_LINES);
-    } catch (error) {
-      return { error: errorText(error) };
-    }
-  },
-};
+/** read_file over `fs` (the disk by default, or a host's file system such as an editor's buffers). */
+export function createReadFileTool(fs: ToolFileSystem = localFileSystem): Tool {
+  return {
+    name: BuiltinToolName.readFile,
+    description:
+      "Reads and returns the text content of a file in the workspace. The path may be absolute or relative to the " +
+      "workspace root. Large files are truncated; the response then says which lines it shows, and 'offset' and " +
+      "'limit' read further. Binary files are not displayed.",
+    get parameters() {
+      return params.jsonSchema;
+    },
+    confirmation: "none",
+    validate: params.validate,
+    describe(args, ctx) {
+      const target = previewPath(args.file_path ?? args.absolute_path, ctx);
+      return { title: `Read ${target}`, uiKind: "read", locations: [{ path: target }] };
+    },
+    async execute(args, ctx) {
+      try {
+        const p = params.parse(args);
+        const where = await resolveWorkspacePath(ctx.cwd, targetOf(p));
+        const read = await fs.readTextFile(where, READ_FILE_MAX_BYTES);
+        switch (read.kind) {
+          case "missing":
+            return { error: `File not found: ${where.display}` };
+          case "directory":
+            return { error: `Path is a directory, not a file: ${where.display}` };
+          case "binary":
+            return { error: `Cannot display content of binary file: ${where.display}` };
+          case "text":
+            return renderFilePage(read.text, p.offset ?? 0, p.limit ?? READ_FILE_DEFAULT_LINES);
+        }
+      } catch (error) {
+        return { error: errorText(error) };
+      }
+    },
+  };
+}
+
+export const readFileTool: Tool = createReadFileTool();

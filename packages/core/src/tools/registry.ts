@@ -1,13 +1,14 @@
 // The tools a session offers: built-ins, optionally ask_user_question, and MCP tools added after connect.
 import type { ToolDeclaration } from "../model/provider.js";
-import { editTool } from "./edit.js";
+import { createEditTool } from "./edit.js";
+import type { ToolFileSystem } from "./file-system.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { listDirectoryTool } from "./list-directory.js";
-import { readFileTool } from "./read-file.js";
+import { createReadFileTool } from "./read-file.js";
 import { createShellTool, type ShellToolOptions } from "./shell.js";
 import type { Tool } from "./tool.js";
-import { writeFileTool } from "./write-file.js";
+import { createWriteFileTool } from "./write-file.js";
 
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool>();
@@ -46,6 +47,8 @@ export interface BuiltinToolsOptions {
   /** The ask_user_question tool, built by the caller; required when includeAskUserQuestion is true. */
   askUserQuestionTool?: Tool;
   shell?: ShellToolOptions;
+  /** Where read_file, write_file and edit read and write text; the disk by default. */
+  fileSystem?: ToolFileSystem;
 }
 
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
@@ -57,9 +60,9 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
     tools.push(options.askUserQuestionTool);
   }
   tools.push(
-    readFileTool,
-    writeFileTool,
-    editTool,
+    createReadFileTool(options.fileSystem),
+    createWriteFileTool(options.fileSystem),
+    createEditTool(options.fileSystem),
     listDirectoryTool,
     globTool,
     grepTool,

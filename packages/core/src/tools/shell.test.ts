@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CommandRunner, CommandRunRequest, CommandRunResult } from "./command-runner.js";
 import { createShellTool, SHELL_MAX_TIMEOUT_MS } from "./shell.js";
 
 let top: string;
@@ -148,5 +149,91 @@ describe("run_shell_command", () => {
       shell.validate({ command: "ls", timeout: 1000, directory: "sub", description: "list" }),
     ).toBeUndefined();
     expect(shell.confirmation).toBe("exec");
+  });
+});
+
+describe("run_shell_command over an injected runner (a host's terminal)", () => {
+  const runnerAnswering = (result: Partial<CommandRunResult>, output = "") => {
+    const seen: CommandRunRequest[] = [];
+    const runner: CommandRunner = {
+      async run(request) {
+        seen.push(request);
+        request.onOutput(Buffer.from(output));
+        return {
+          started: true,
+          exitCode: 0,
+          signal: null,
+          terminatedBy: undefined,
+          error: undefined,
+          ranIn: "Terminal: term-1",
+          ...result,
+        };
+      },
+    };
+    return { runner, seen };
+  };
+
+  it("hands the runner the confined directory, the pager env, the timeout, the cap and the call id", async () => {
+    const { runner, seen } = runnerAnswering({ exitCode: 0 }, "hi\n");
+    const tool = createShellTool({ runner, outputCapBytes: 1000 });
+    const result = await tool.execute(
+      { command: "echo hi", directory: "sub", timeout: 1234 },
+      {
+        ...ctx(),
+        callId: "call_9",
+      },
+    );
+    expect(seen).toEqual([
+      expect.objectContaining({
+        command: "echo hi",
+        cwd: path.join(root, "sub"),
+        env: { PAGER: "cat", GIT_PAGER: "cat" },
+        timeoutMs: 1234,
+        outputLimitBytes: 1000,
+        callId: "call_9",
+      }),
+    ]);
+    expect(result.output).toBe(
+      [
+        "Command: echo hi",
+        "Directory: sub",
+        "Output: hi",
+        "Error: (none)",
+        "Exit Code: 0",
+        "Signal: (none)",
+        "Terminal: term-1",
+      ].join("\n"),
+    );
+  });
+
+  it("keeps the local texts for a timeout and a start failure, and the local output cap", async () => {
+    const timedOut = runnerAnswering(
+      { terminatedBy: "timeout", exitCode: null, signal: "SIGKILL" },
+      "partial",
+    );
+    expect(
+      await createShellTool({ runner: timedOut.runner }).execute({ command: "sleep 9", timeout: 50 }, ctx()),
+    ).toEqual({
+      error:
+        "Command timed out after 50ms before it could complete. Below is the output before it timed out:\npartial",
+    });
+    const failed = runnerAnswering({ started: false, error: new Error("no terminal") });
+    expect(await createShellTool({ runner: failed.runner }).execute({ command: "x" }, ctx())).toEqual({
+      error: "Failed to start the command: no terminal",
+    });
+    const flood = runnerAnswering({}, "y".repeat(5000));
+    const capped = await createShellTool({ runner: flood.runner, outputCapBytes: 100 }).execute(
+      { command: "yes" },
+      ctx(),
+    );
+    expect(capped.output).toContain("[... 4900 bytes of output omitted ...]");
+  });
+
+  it("refuses a directory outside the workspace before the runner sees it", async () => {
+    const { runner, seen } = runnerAnswering({});
+    expect(await createShellTool({ runner }).execute({ command: "ls", directory: ".." }, ctx())).toEqual({
+      error: `Path ".." is outside the workspace "${root}".`,
+    });
+    expect(seen).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
-// run_shell_command: one bash command in the workspace, in its own process group, with a timeout and an
-// output cap. Parameter names and result texts follow the reference (`timeout` in ms, `directory`).
+// run_shell_command: one bash command in the workspace, with a timeout and an output cap, run by a
+// CommandRunner (its own process group here by default, or a host's terminal). Parameter names and result
+// texts follow the reference (`timeout` in ms, `directory`).
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { type CommandRunner, localCommandRunner } from "./command-runner.js";
 import { OutputCap } from "./output-cap.js";
-import { runInProcessGroup } from "./process-group.js";
 import type { Tool } from "./tool.js";
 import { BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
@@ -14,15 +15,20 @@ export const SHELL_MAX_TIMEOUT_MS = 600_000;
 export const SHELL_OUTPUT_CAP_BYTES = 64 * 1024;
 
 export interface ShellToolOptions {
-  /** Environment for commands; defaults to this process's. */
+  /** Environment for commands of the default (local) runner; defaults to this process's. */
   env?: NodeJS.ProcessEnv;
   defaultTimeoutMs?: number;
   outputCapBytes?: number;
-  /** Grace between SIGTERM and SIGKILL to the process group. */
+  /** Local runner: grace between SIGTERM and SIGKILL to the process group. */
   killGraceMs?: number;
-  /** How long to keep reading after bash exits while a background job still holds the pipes. */
+  /** Local runner: how long to keep reading after bash exits while a background job still holds the pipes. */
   drainMs?: number;
+  /** Where commands run; defaults to a process group on this machine (env/killGraceMs/drainMs above). */
+  runner?: CommandRunner;
 }
+
+/** Set for every command: output goes to the model, never to an interactive pager. */
+const COMMAND_ENV = { PAGER: "cat", GIT_PAGER: "cat" };
 
 const ShellParams = z.object({
   command: z.string().min(1).describe("Exact bash command to execute as `bash -c <command>`."),
@@ -56,6 +62,13 @@ function withOutput(summary: string, output: string, when: string): string {
 export function createShellTool(options: ShellToolOptions = {}): Tool {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? SHELL_DEFAULT_TIMEOUT_MS;
   const outputCapBytes = options.outputCapBytes ?? SHELL_OUTPUT_CAP_BYTES;
+  const runner =
+    options.runner ??
+    localCommandRunner({
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
+    });
   return {
     name: BuiltinToolName.runShellCommand,
     description:
@@ -82,15 +95,15 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
           return { error: `Path is not a directory: ${dir.display}` };
         const timeoutMs = Math.min(p.timeout ?? defaultTimeoutMs, SHELL_MAX_TIMEOUT_MS);
         const output = new OutputCap(outputCapBytes);
-        const run = await runInProcessGroup({
+        const run = await runner.run({
           command: p.command,
           cwd: dir.real,
-          env: { ...(options.env ?? process.env), PAGER: "cat", GIT_PAGER: "cat" },
+          env: COMMAND_ENV,
           timeoutMs,
           signal: ctx.signal,
-          killGraceMs: options.killGraceMs ?? 2000,
-          drainMs: options.drainMs ?? 250,
+          outputLimitBytes: outputCapBytes,
           onOutput: (chunk) => output.push(chunk),
+          ...(ctx.callId === undefined ? {} : { callId: ctx.callId }),
         });
         // One trailing newline is the command's line ending, not content; dropping it keeps the report tidy.
         const text = output.text().replace(/\n$/, "");
@@ -112,7 +125,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
             ),
           };
         }
-        if (run.pgid === undefined) return { error: `Failed to start the command: ${errorText(run.error)}` };
+        if (!run.started) return { error: `Failed to start the command: ${errorText(run.error)}` };
         return {
           output: [
             `Command: ${p.command}`,
@@ -121,7 +134,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
             `Error: ${run.error ? errorText(run.error) : "(none)"}`,
             `Exit Code: ${run.exitCode ?? "(none)"}`,
             `Signal: ${run.signal ?? "(none)"}`,
-            `Process Group PGID: ${run.pgid}`,
+            run.ranIn,
           ].join("\n"),
         };
       } catch (error) {

@@ -21,6 +21,8 @@ export interface ToolContext {
   /** Absolute workspace root; every path a tool touches is confined to it. */
   cwd: string;
   signal: AbortSignal;
+  /** The id of the call being executed (a host may show what the tool does beside it). */
+  callId?: string;
 }
 
 /** What describe() may use: only the workspace root, no signal (it must stay quick and synchronous). */
