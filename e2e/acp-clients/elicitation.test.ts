@@ -14,6 +14,7 @@ import {
   messageText,
   reply,
   startFakeOpenAIServer,
+  trailingToolMessages,
 } from "@qwen-daemon/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AcpAgentWorld, type ChildHarness } from "../harness/acp-agent.js";
@@ -66,8 +67,10 @@ afterEach(async () => {
 
 const text = (t: string) => [{ type: "text" as const, text: t }];
 /** The tool results the model was sent last. */
-const lastToolResults = () =>
-  (server.requests.at(-1)?.messages ?? []).filter((m) => m.role === "tool").map((m) => messageText(m));
+const lastToolResults = () => {
+  const last = server.requests.at(-1);
+  return last ? trailingToolMessages(last).map((m) => messageText(m)) : [];
+};
 
 async function newSession(agent: ChildHarness): Promise<string> {
   return (await agent.agent.request("session/new", { cwd: world.workspace, mcpServers: [] })).sessionId;
@@ -188,11 +191,15 @@ describe("a client that advertises elicitation.form", () => {
           toolCallResult: expect.objectContaining({ status: "cancelled" }),
         }),
       ]);
-      // The model sees the refusal with the next prompt.
+      // The model sees the refusal with the next prompt, before the new user message.
       expect(await agent.agent.request("session/prompt", { sessionId, prompt: text("go on") })).toEqual({
         stopReason: "end_turn",
       });
-      expect(lastToolResults()).toEqual([CANCELED]);
+      const messages = server.requests.at(-1)?.messages ?? [];
+      expect(messages.slice(-2).map((m) => [m.role, messageText(m)])).toEqual([
+        ["tool", CANCELED],
+        ["user", "go on"],
+      ]);
     },
   );
 

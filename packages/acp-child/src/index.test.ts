@@ -8,6 +8,7 @@ describe("@qwen-daemon/acp-child public API", () => {
         "AGENT_INFO",
         "CONTINUE_LAST_TURN_META_KEY",
         "DEFAULT_ACP_CHILD_OPTIONS",
+        "ElicitationResponse",
         "EXTERNAL_TOOL_GUARD_PREPARE_METHOD",
         "EXTERNAL_TOOL_GUARD_READY_META_KEY",
         "EXTERNAL_TOOL_GUARD_REQUIRED",
@@ -25,9 +26,13 @@ describe("@qwen-daemon/acp-child public API", () => {
         "RESTORE_ASK_USER_QUESTION_META_KEY",
         "SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY",
         "SessionContinueParams",
+        "SpecExtensionMethod",
         "buildPermissionRequest",
+        "buildQuestionElicitation",
+        "clientServicesOf",
         "createAcpAgent",
         "createCoreRuntime",
+        "interpretElicitationResponse",
         "interpretPermissionResponse",
         "parseAcpArgv",
         "permissionOptions",
@@ -56,6 +61,10 @@ describe("@qwen-daemon/acp-child public API", () => {
     expect(api.ExtensionMethod).toEqual({
       loadUpdates: "qwen/session/loadUpdates",
       sessionContinue: "qwen/control/session/continue",
+    });
+    expect(api.SpecExtensionMethod).toEqual({
+      loadUpdates: "_qwen/session/loadUpdates",
+      sessionContinue: "_qwen/control/session/continue",
     });
   });
 });

@@ -1,7 +1,18 @@
 // Public API of @qwen-daemon/acp-child.
 export { type AcpAgent, type AcpAgentDeps, createAcpAgent } from "./agent.js";
+export { type ClientServices, clientServicesOf } from "./client-services.js";
 export { type CoreRuntimeOptions, createCoreRuntime } from "./core-runtime.js";
-export { ExtensionMethod, LoadUpdatesParams, SessionContinueParams } from "./extension-methods.js";
+export {
+  buildQuestionElicitation,
+  ElicitationResponse,
+  interpretElicitationResponse,
+} from "./elicitation.js";
+export {
+  ExtensionMethod,
+  LoadUpdatesParams,
+  SessionContinueParams,
+  SpecExtensionMethod,
+} from "./extension-methods.js";
 export {
   EXTERNAL_TOOL_GUARD_PREPARE_METHOD,
   EXTERNAL_TOOL_GUARD_READY_META_KEY,
@@ -43,4 +54,10 @@ export {
 } from "./permissions.js";
 export { type DescribeCall, MISSING_TOOL_RESULT_TEXT, type ReplayOptions, replayUpdates } from "./replay.js";
 export type { ContinueDecision } from "./restore.js";
-export type { AgentRuntime, OpenSessionArgs, RuntimeSession, SessionHooks } from "./runtime.js";
+export type {
+  AgentRuntime,
+  OpenSessionArgs,
+  RuntimeSession,
+  SessionHooks,
+  ToolBackends,
+} from "./runtime.js";

@@ -267,4 +267,20 @@ describe("the ACP surface of the child", () => {
       code: -32602,
     });
   });
+
+  it("answers the extensions under the spec's `_` names too, exactly as under qwen's", async () => {
+    const sessionId = await newSession();
+    await child.agent.request("session/prompt", { sessionId, prompt: text("hello") });
+    const replay = { sessionId, cwd: workspace };
+    const qwenUpdates = await child.agent.request("qwen/session/loadUpdates", replay);
+    expect((qwenUpdates as { updates: unknown[] }).updates.length).toBeGreaterThan(0);
+    expect(await child.agent.request("_qwen/session/loadUpdates", replay)).toEqual(qwenUpdates);
+    const decision = await child.agent.request("qwen/control/session/continue", { sessionId });
+    expect(decision).toEqual({ accepted: false, interruption: "none" });
+    expect(await child.agent.request("_qwen/control/session/continue", { sessionId })).toEqual(decision);
+    await expect(child.agent.request("_qwen/session/loadUpdates", { cwd: workspace })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(child.agent.request("_qwen/unknown", {})).rejects.toMatchObject({ code: -32601 });
+  });
 });
