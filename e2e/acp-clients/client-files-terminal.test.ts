@@ -21,7 +21,8 @@ import { type EditorHost, editorHost } from "../../packages/acp-child/src/testin
 import { AcpAgentWorld, type ChildHarness } from "../harness/acp-agent.js";
 
 const EDITOR_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
-const MARKER_COMMAND = 'echo "terminal=${QWEN_TEST_CLIENT_TERMINAL:-local} pager=$PAGER dir=$(pwd)"';
+// Shell syntax, not a template: the client terminal expands it.
+const MARKER_COMMAND = 'echo "terminal=$QWEN_TEST_CLIENT_TERMINAL pager=$PAGER dir=$(pwd)"';
 
 /** The prompt names the tool call: `read <path>`, `write <path>`, `edit <path>`, `run marker`, `run slow`. */
 function model(request: OpenAIChatRequest): FakeReply {
@@ -182,7 +183,9 @@ describe("the client's terminal", () => {
   it("kills the command when its timeout fires, with the local path's text", async () => {
     const { agent, sessionId } = await yoloSession(true);
     const [result] = await run(agent, sessionId, "run slow");
-    expect(result).toBe("Command timed out after 700ms before it could complete. There was no output before it timed out.");
+    expect(result).toBe(
+      "Command timed out after 700ms before it could complete. There was no output before it timed out.",
+    );
     const [terminal] = editor.terminals;
     expect(terminal?.killed).toBe(true);
     expect(await terminal?.exit).toEqual({ exitCode: null, signal: "SIGKILL" });

@@ -49,16 +49,34 @@ describe("a session never prompted", () => {
   it("is listed, loaded, resumed and prompted by another agent process", async () => {
     world = new AcpAgentWorld(server.url);
     const { sessionId, createdBefore } = await sessionOfAKilledAgent();
-    const file = join(world.qwenHome, "projects", world.workspace.replaceAll("/", "-"), "chats", `${sessionId}.jsonl`);
-    const [record, ...rest] = (await readFile(file, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    const file = join(
+      world.qwenHome,
+      "projects",
+      world.workspace.replaceAll("/", "-"),
+      "chats",
+      `${sessionId}.jsonl`,
+    );
+    const [record, ...rest] = (await readFile(file, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rest).toEqual([]);
-    expect(record).toMatchObject({ type: "system", subtype: "session_created", sessionId, cwd: world.workspace });
+    expect(record).toMatchObject({
+      type: "system",
+      subtype: "session_created",
+      sessionId,
+      cwd: world.workspace,
+    });
     expect(Date.parse(record.timestamp)).toBeLessThanOrEqual(createdBefore);
 
     const second = await world.spawn({ restore: true });
     const { sessions } = await second.agent.request("session/list", { cwd: world.workspace });
     expect(sessions).toEqual([{ sessionId, cwd: world.workspace, updatedAt: expect.any(String) }]);
-    const loaded = await second.agent.request("session/load", { sessionId, cwd: world.workspace, mcpServers: [] });
+    const loaded = await second.agent.request("session/load", {
+      sessionId,
+      cwd: world.workspace,
+      mcpServers: [],
+    });
     expect(loaded._meta).toBeUndefined();
     expect(second.updatesFor(sessionId)).toEqual([]);
 
