@@ -22,6 +22,11 @@ export const SHELL_MARKER_FILE = "guarded-marker.txt";
 /** Writes the marker and prints whether the private capability reached the tool's subprocess. */
 export const SHELL_COMMAND = `echo ran > ${SHELL_MARKER_FILE}; echo "cap=\${QWEN_CODE_PRIVATE_ACP_CAPABILITY:-unset}"`;
 
+/** The prompt that makes the model write WRITE_FILE with write_file. */
+export const WRITE_PROMPT = "WRITE the note";
+export const WRITE_FILE = "interop-note.txt";
+export const WRITE_CONTENT = "written through the client\n";
+
 export const DATABASE_QUESTION: FakeQuestion = {
   question: "Which database should we use?",
   header: "Database",
@@ -48,6 +53,8 @@ export function interopModel(request: OpenAIChatRequest): FakeReply {
     const text = messageText(last);
     if (text.includes(ASK_PROMPT)) return askUserQuestionCall([DATABASE_QUESTION]);
     if (text.includes(SHELL_PROMPT)) return reply.toolCall("run_shell_command", { command: SHELL_COMMAND });
+    if (text.includes(WRITE_PROMPT))
+      return reply.toolCall("write_file", { file_path: WRITE_FILE, content: WRITE_CONTENT });
   }
   return reply.text("OK.");
 }

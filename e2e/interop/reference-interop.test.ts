@@ -19,6 +19,9 @@ import {
   SHELL_PROMPT,
   SQLITE_ANSWER_TEXT,
   toolResultsSeen,
+  WRITE_CONTENT,
+  WRITE_FILE,
+  WRITE_PROMPT,
 } from "./interop-model.js";
 import {
   ACP_TEE,
@@ -168,7 +171,7 @@ describe("(b) the reference daemon running our child (QWEN_CLI_ENTRY=<our cli en
   });
 });
 
-describe("(b) the reference daemon clears our child's shell commands through its external tool guard", () => {
+describe("(b) the reference daemon through a tee: the external tool guard, and writes through its fs", () => {
   let daemon: ServeProcess;
   let workspace: string;
   let teeLog: string;
@@ -192,49 +195,9 @@ describe("(b) the reference daemon clears our child's shell commands through its
       `--- daemon output (tail) ---\n${daemon.output().slice(-6000)}\n--- tee log (tail) ---\n${(
         await readFile(teeLog, "utf8").catch((e: unknown) => String(e))
       ).slice(-6000)}`;
-    const created = await http<{ sessionId: string }>(daemon, "POST", "/session", { cwd: workspace });
-    expect(created.status, await context()).toBe(200);
-    const sessionId = created.body.sessionId;
-    const prompted = await http<{ promptId: string }>(daemon, "POST", `/session/${sessionId}/prompt`, {
-      prompt: [{ type: "text", text: SHELL_PROMPT }],
-    });
-    expect(prompted.status, await context()).toBe(202);
+    const { sessionId, promptId } = await approvedPrompt(daemon, workspace, SHELL_PROMPT, context);
 
-    // The shell call needs the user's permission first (default mode); vote it through.
-    const pending = await waitFor(
-      "the shell permission request",
-      async () => {
-        const status = await http<{ pendingInteractions?: { requestId: string }[] }>(
-          daemon,
-          "GET",
-          `/session/${sessionId}/status`,
-        );
-        return status.body.pendingInteractions?.[0];
-      },
-      context,
-    );
-    const vote = await http(daemon, "POST", `/session/${sessionId}/permission/${pending.requestId}`, {
-      outcome: { outcome: "selected", optionId: "proceed_once" },
-    });
-    expect(vote.status, await context()).toBe(200);
-    await waitFor(
-      "the turn to end",
-      async () => {
-        const status = await http<{ hasActivePrompt: boolean }>(
-          daemon,
-          "GET",
-          `/session/${sessionId}/status`,
-        );
-        return status.body.hasActivePrompt ? undefined : true;
-      },
-      context,
-    );
-
-    const exchange = (await readFile(teeLog, "utf8"))
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as { dir?: string; line?: string })
-      .flatMap((entry) => (entry.line ? [{ dir: entry.dir, msg: JSON.parse(entry.line) }] : []));
+    const exchange = await teeExchange(teeLog);
     const ack = exchange.find((e) => e.dir === "child->daemon" && e.msg.result?._meta);
     expect(ack?.msg.result._meta, await context()).toEqual({
       "qwen-code/external-tool-guard-ready": "required-v1",
@@ -244,7 +207,7 @@ describe("(b) the reference daemon clears our child's shell commands through its
     );
     expect(prepare?.msg.params, await context()).toEqual({
       sessionId,
-      promptId: prompted.body.promptId,
+      promptId,
       toolCallId: expect.any(String),
       toolName: "run_shell_command",
       arguments: { command: SHELL_COMMAND },
@@ -263,7 +226,77 @@ describe("(b) the reference daemon clears our child's shell commands through its
       `${results.join("\n")}\n${await context()}`,
     ).toBe(true);
   });
+
+  it("writes a file through the daemon's fs/write_text_file, which it advertises", async () => {
+    const context = async () => `--- daemon output (tail) ---\n${daemon.output().slice(-6000)}`;
+    const { sessionId } = await approvedPrompt(daemon, workspace, WRITE_PROMPT, context);
+    const exchange = await teeExchange(teeLog);
+    const write = exchange.find((e) => e.dir === "child->daemon" && e.msg.method === "fs/write_text_file");
+    expect(write?.msg.params, await context()).toEqual({
+      sessionId,
+      path: join(workspace, WRITE_FILE),
+      content: WRITE_CONTENT,
+    });
+    const answer = exchange.find(
+      (e) => e.dir === "daemon->child" && e.msg.id === write?.msg.id && !e.msg.method,
+    );
+    expect(answer?.msg.result, await context()).toEqual({});
+    expect(await readFile(join(workspace, WRITE_FILE), "utf8")).toBe(WRITE_CONTENT);
+  });
 });
+
+/** The NDJSON acp-tee.mjs recorded between the daemon and the child, one message per entry. */
+async function teeExchange(teeLog: string) {
+  return (await readFile(teeLog, "utf8"))
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { dir?: string; line?: string })
+    .flatMap((entry) => (entry.line ? [{ dir: entry.dir, msg: JSON.parse(entry.line) }] : []));
+}
+
+/**
+ * Creates a session, sends `prompt` (its one tool call needs a permission in default mode), votes the permission
+ * through and waits for the turn to end.
+ */
+async function approvedPrompt(
+  daemon: ServeProcess,
+  workspace: string,
+  prompt: string,
+  context: () => Promise<string>,
+): Promise<{ sessionId: string; promptId: string }> {
+  const created = await http<{ sessionId: string }>(daemon, "POST", "/session", { cwd: workspace });
+  expect(created.status, await context()).toBe(200);
+  const sessionId = created.body.sessionId;
+  const prompted = await http<{ promptId: string }>(daemon, "POST", `/session/${sessionId}/prompt`, {
+    prompt: [{ type: "text", text: prompt }],
+  });
+  expect(prompted.status, await context()).toBe(202);
+  const pending = await waitFor(
+    "the tool's permission request",
+    async () => {
+      const status = await http<{ pendingInteractions?: { requestId: string }[] }>(
+        daemon,
+        "GET",
+        `/session/${sessionId}/status`,
+      );
+      return status.body.pendingInteractions?.[0];
+    },
+    context,
+  );
+  const vote = await http(daemon, "POST", `/session/${sessionId}/permission/${pending.requestId}`, {
+    outcome: { outcome: "selected", optionId: "proceed_once" },
+  });
+  expect(vote.status, await context()).toBe(200);
+  await waitFor(
+    "the turn to end",
+    async () => {
+      const status = await http<{ hasActivePrompt: boolean }>(daemon, "GET", `/session/${sessionId}/status`);
+      return status.body.hasActivePrompt ? undefined : true;
+    },
+    context,
+  );
+  return { sessionId, promptId: prompted.body.promptId };
+}
 
 describe("(c) our daemon hosting the reference child (--acp-command)", () => {
   let daemon: ServeProcess;

@@ -240,7 +240,7 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
   return {
     initialized,
     proc,
-    agent: connection.agent,
+    agent: settledAfterResponse(connection.agent),
     connection,
     updates,
     permissions,
@@ -286,4 +286,24 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * The SDK resolves a request as soon as its response is read, while the handlers of the notifications read
+ * just before it (a load's replay) still wait in the microtask queue. A test reads `updates` right after the
+ * response, so each response is handed over only once a macrotask has let those handlers run: the test then
+ * sees what the wire order says it must.
+ */
+function settledAfterResponse(agent: ClientContext): ClientContext {
+  return new Proxy(agent, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (key !== "request" || typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return result;
+      };
+    },
+  });
 }
