@@ -182,8 +182,8 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       }
       if (live?.promptActive) return live;
       const onDisk = await runtime.sessionExists(cwd, sessionId);
-      // A live session with nothing on disk yet (never prompted) has nothing to reread: reloading it would
-      // fail and lose it, so it stays as it is.
+      // A live session with nothing on disk (core writes a new session at once, but a runtime may not) has
+      // nothing to reread: reloading it would fail and lose it, so it stays as it is.
       if (live && !onDisk) return live;
       if (!live && !onDisk) throw RequestError.sessionNotFound(sessionId);
       const session = live ?? newAcpSession(sessionId, cwd, client);

@@ -1,5 +1,6 @@
 import type { AgentContext } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
+import { NO_CLIENT_SERVICES } from "./client-services.js";
 import { AcpSession } from "./session.js";
 
 function session(): AcpSession {
@@ -12,6 +13,7 @@ function session(): AcpSession {
     connectionSignal: new AbortController().signal,
     log,
     beforeExecute: async () => ({ allowed: true }),
+    services: NO_CLIENT_SERVICES,
   });
 }
 
