@@ -44,7 +44,8 @@ describe("the daemon alone is killed", () => {
 
     // The child saw EOF and closed its sessions: nothing after the user message, the prompt still in flight.
     const transcript = readTranscript(world.env.qwenHome, world.env.workspace, sessionId);
-    expect(transcript.map((r) => r.type)).toEqual(["user"]);
+    expect(transcript.map((r) => r.type)).toEqual(["system", "user"]);
+    expect(transcript[0]).toMatchObject({ subtype: "session_created" });
     expect(ledgerOf(readLedger(world.env.qwenHome, world.env.workspace, sessionId), promptId)).toEqual([
       { state: "in_flight" },
     ]);

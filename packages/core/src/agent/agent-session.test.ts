@@ -323,7 +323,7 @@ describe("AgentSession: a question in a live session", () => {
     await session.prompt(text("say something"), { promptId: "p1", signal: controller.signal });
     // What a SIGKILL at that instant leaves: the user message, no reply, the prompt in flight. The tail is
     // an interrupted prompt, so a later continue re-asks the model instead of taking "FAKE-M" as its answer.
-    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user"]);
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["system", "user"]);
     expect((await ledgerOf(ws)).map((e) => e.state)).toEqual(["in_flight"]);
   });
 
@@ -342,7 +342,7 @@ describe("AgentSession: a question in a live session", () => {
     );
     await session.prompt(text("write notes"), { promptId: "p1", signal: controller.signal });
     // A kill leaves the call dangling (load repairs it with the orphan text); EOF must leave the same.
-    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["user", "assistant"]);
+    expect((await readRecords(ws)).map((r) => r.type)).toEqual(["system", "user", "assistant"]);
     expect(tool.calls).toEqual([]);
   });
 
