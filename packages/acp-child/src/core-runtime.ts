@@ -26,13 +26,7 @@ import type { Logger } from "./logger.js";
 import { toMcpServerConfigs } from "./mcp-servers.js";
 import type { AcpChildOptions } from "./options.js";
 import { fallbackDescription } from "./replay.js";
-import type {
-  AgentRuntime,
-  LoadArgs,
-  OpenSessionArgs,
-  RuntimeSession,
-  ToolBackends,
-} from "./runtime.js";
+import type { AgentRuntime, LoadArgs, OpenSessionArgs, RuntimeSession, ToolBackends } from "./runtime.js";
 
 export interface CoreRuntimeOptions {
   env: Readonly<Record<string, string | undefined>>;
