@@ -6,12 +6,13 @@
 // It clones the committed HEAD (what a user gets), so uncommitted changes are not in it. It shares HOME with
 // this run, so npx's cache and pnpm's package store are reused (no downloads when they are warm); the build
 // itself is real and starts from nothing (a clone has its own turbo cache).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnCaptured } from "./harness/captured-process.js";
 import { isAlive, killTree } from "./harness/process-tree.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -65,29 +66,18 @@ describe("a fresh clone on a machine with only Node and npm", () => {
   });
 
   it("npm start installs, builds and serves /health and the web client", async () => {
-    daemon = spawn("npm", ["start", "--", "--port", "0"], {
-      cwd: clone,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let output = "";
-    daemon.stdout?.on("data", (d) => {
-      output += d;
-    });
-    daemon.stderr?.on("data", (d) => {
-      output += d;
-    });
-    const exited = new Promise<number | null>((resolve) => daemon?.once("exit", resolve));
+    const run = spawnCaptured("npm", ["start", "--", "--port", "0"], { cwd: clone, env, detached: true });
+    daemon = run.child;
+    const output = () => run.stdout + run.stderr;
     const deadline = Date.now() + 540_000;
-    const listening = () => /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    const listening = () => /listening on (http:\/\/\S+)/.exec(output())?.[1];
     while (!listening()) {
-      if (daemon.exitCode !== null) throw new Error(`npm start exited ${daemon.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`npm start did not serve in time:\n${output}`);
+      if (daemon.exitCode !== null) throw new Error(`npm start exited ${daemon.exitCode}:\n${output()}`);
+      if (Date.now() > deadline) throw new Error(`npm start did not serve in time:\n${output()}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     const url = listening() as string;
-    expect(output).toContain("[bootstrap] installing dependencies with pnpm 12.4.2");
+    expect(output()).toContain("[bootstrap] installing dependencies with pnpm 12.4.2");
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: "ok" });
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);
@@ -95,8 +85,8 @@ describe("a fresh clone on a machine with only Node and npm", () => {
 
     // npm hands a SIGTERM to the daemon (the script execs it), which shuts down cleanly.
     process.kill(daemon.pid as number, "SIGTERM");
-    expect(await exited).toBe(0);
-    expect(output).toContain("SIGTERM received");
+    expect(await run.closed).toBe(0);
+    expect(output()).toContain("SIGTERM received");
   }, 600_000);
 
   it("the README's other commands work there: npm run qwen, lint, one package's tests with npx", () => {

@@ -1,11 +1,11 @@
 // The `qwen` binary itself: help and version, bad flags refused before anything starts, and one-shot
 // headless prompts streamed to stdout (against the fake model, and on the built-in demo model).
-import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeOpenAIServer, reply, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnCaptured } from "./harness/captured-process.js";
 import { CLI_ENTRY, DaemonProcess } from "./harness/daemon-process.js";
 
 let server: FakeOpenAIServer;
@@ -27,22 +27,14 @@ afterAll(async () => {
 /** Runs the built qwen asynchronously: the fake model lives in this process and must keep serving. */
 async function qwen(args: string[], env: Record<string, string> = {}) {
   const cwd = tmp("qwen-cli-ws-");
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+  const run = spawnCaptured(process.execPath, [CLI_ENTRY, ...args], {
     cwd,
     env: { ...process.env, QWEN_HOME: tmp("qwen-cli-home-"), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  const status = await new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  const timer = setTimeout(() => run.child.kill("SIGKILL"), 30_000);
+  const status = await run.closed;
   clearTimeout(timer);
+  const { stdout, stderr } = run;
   return { status, stdout, stderr, cwd };
 }
 

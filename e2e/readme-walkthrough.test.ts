@@ -2,20 +2,20 @@
 // two cannot drift) and run by bash from the repository's folder, stopping at the first line that fails.
 // The only thing the test chooses is a free port (the block reads PORT from the environment, defaulting to
 // 4170) and a temp folder for its scratch directories (TMPDIR, read by mktemp).
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { spawnCaptured } from "./harness/captured-process.js";
 import { killTree } from "./harness/process-tree.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), "qwen-readme-"));
 
 /** The first ```sh block under the heading `## <title>` of README.md. */
-export function readmeBlock(title: string): string {
+function readmeBlock(title: string): string {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const section = readme.split(/^## /m).find((s) => s.startsWith(`${title}\n`));
   const block = section && /```sh\n([\s\S]*?)```/.exec(section)?.[1];
@@ -52,23 +52,15 @@ describe("README: the restore story, by hand", () => {
     expect(block).not.toMatch(/\bpkill\b|\bkillall\b/);
     expect(block).not.toMatch(/<[A-Za-z ]+>/); // no placeholders to fill in by hand
     const port = await freePort();
-    const child = spawn("bash", ["-euo", "pipefail", "-c", block], {
+    const run = spawnCaptured("bash", ["-euo", "pipefail", "-c", block], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), TMPDIR: scratch },
-      stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => killTree(child.pid as number), 150_000);
-    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    const timer = setTimeout(() => killTree(run.child.pid as number), 150_000);
+    const code = await run.closed;
     clearTimeout(timer);
+    const { stdout, stderr } = run;
     const leftover = await leftoverDaemonPid(port);
     if (leftover !== undefined) killTree(leftover);
     const files = readdirSync(scratch, { recursive: true, encoding: "utf8" });

@@ -59,7 +59,12 @@ const workspaceSideEffectFree: EsbuildPlugin = {
 export default defineConfig({
   entry: ["src/bin.ts", "src/index.ts"],
   format: ["esm"],
-  dts: { entry: "src/index.ts" },
+  // The public types use the daemon's option types; the daemon is bundled, not a dependency of an installed
+  // cli, so its declarations are inlined (a path to the source makes the declaration bundler take them in).
+  dts: {
+    entry: "src/index.ts",
+    compilerOptions: { paths: { "@qwen-daemon/daemon/option-specs": ["../daemon/src/option-specs.ts"] } },
+  },
   sourcemap: true,
   clean: true,
   splitting: true,

@@ -2,6 +2,7 @@
 // stdout carries protocol frames only; every diagnostic goes to the injected logger (stderr by default).
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
+import pkg from "../package.json" with { type: "json" };
 import { createAcpAgent } from "./agent.js";
 import { createCoreRuntime } from "./core-runtime.js";
 import { readPrivateParentEnv, scrubPrivateParentEnv } from "./external-tool-guard.js";
@@ -9,7 +10,8 @@ import { type Logger, stderrLogger } from "./logger.js";
 import { type AcpChildOptions, DEFAULT_ACP_CHILD_OPTIONS, parseAcpArgv } from "./options.js";
 import type { AgentRuntime } from "./runtime.js";
 
-export const AGENT_INFO = { name: "qwen-daemon", version: "0.1.0" } as const;
+/** What `initialize` tells clients about this agent; the version is this package's own. */
+export const AGENT_INFO = { name: "qwen-daemon", version: pkg.version } as const;
 
 export interface RunAcpAgentOptions {
   /** Bytes from the client (process.stdin), as a Node or web stream. */
@@ -116,6 +118,8 @@ function resolveOptions(run: RunAcpAgentOptions): AcpChildOptions {
   if (run.argv) {
     const parsed = parseAcpArgv(run.argv);
     if (parsed.kind === "error") throw new Error(parsed.message);
+    if (parsed.kind !== "ok")
+      throw new Error(`argv asks for ${parsed.kind}, which a running agent cannot answer`);
     return parsed.options;
   }
   return { ...DEFAULT_ACP_CHILD_OPTIONS, ...run.options };

@@ -21,7 +21,14 @@ describe("parseAcpArgv", () => {
     });
     expect(parseAcpArgv(["--acp", "--yolo"])).toEqual({
       kind: "error",
-      message: "unknown argument(s): --yolo",
+      message: "unknown argument(s): --yolo (see --help)",
     });
+  });
+
+  it("answers --help and --version before anything else", () => {
+    expect(parseAcpArgv(["--help"])).toEqual({ kind: "help" });
+    expect(parseAcpArgv(["--acp", "-h"])).toEqual({ kind: "help" });
+    expect(parseAcpArgv(["--version"])).toEqual({ kind: "version" });
+    expect(parseAcpArgv(["-v", "--yolo"])).toEqual({ kind: "version" });
   });
 });

@@ -13,9 +13,32 @@ export const DEFAULT_ACP_CHILD_OPTIONS: AcpChildOptions = {
   experimentalLsp: false,
 };
 
-export type ParsedAcpArgv = { kind: "ok"; options: AcpChildOptions } | { kind: "error"; message: string };
+export type ParsedAcpArgv =
+  | { kind: "ok"; options: AcpChildOptions }
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "error"; message: string };
 
 const KNOWN_FLAGS = new Set(["--acp", "--restore-ask-user-question", "--experimental-lsp"]);
+
+/** What `qwen-acp --help` prints. */
+export const ACP_USAGE = `Usage: qwen-acp --acp [--restore-ask-user-question] [--experimental-lsp]
+
+An Agent Client Protocol agent on stdio: JSON-RPC 2.0 messages, one per line, in on stdin and out on stdout
+(diagnostics go to stderr). An ACP client (an editor, or qwen serve) starts it and talks to it.
+
+Options:
+  --acp                          run as an ACP agent (required: it is the only mode of this program)
+  --restore-ask-user-question    on session/load and session/resume, ask a question that was left
+                                 unanswered again instead of failing it
+  --experimental-lsp             accepted and recorded (no LSP features yet)
+  -h, --help                     print this help
+  -v, --version                  print the version
+
+Environment:
+  OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL   an OpenAI-compatible model (else the built-in demo model)
+  QWEN_HOME                                        where sessions are stored (default ~/.qwen)
+`;
 
 /**
  * Parses `--acp [--restore-ask-user-question] [--experimental-lsp]`. The restore switch means something only
@@ -23,8 +46,11 @@ const KNOWN_FLAGS = new Set(["--acp", "--restore-ask-user-question", "--experime
  * wedge the session), so without `--acp` it is an error here rather than silently ignored.
  */
 export function parseAcpArgv(argv: readonly string[]): ParsedAcpArgv {
+  if (argv.some((arg) => arg === "--help" || arg === "-h")) return { kind: "help" };
+  if (argv.some((arg) => arg === "--version" || arg === "-v")) return { kind: "version" };
   const unknown = argv.filter((arg) => !KNOWN_FLAGS.has(arg));
-  if (unknown.length > 0) return { kind: "error", message: `unknown argument(s): ${unknown.join(" ")}` };
+  if (unknown.length > 0)
+    return { kind: "error", message: `unknown argument(s): ${unknown.join(" ")} (see --help)` };
   if (!argv.includes("--acp"))
     return { kind: "error", message: "this entry only runs as an ACP agent: pass --acp" };
   return {

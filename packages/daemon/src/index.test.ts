@@ -6,6 +6,7 @@ describe("@qwen-daemon/daemon public API", () => {
     expect(Object.keys(daemon).sort()).toEqual(
       [
         "DAEMON_OPTION_SPECS",
+        "DEFAULT_AGENT_PACKAGE",
         "DEFAULT_HOSTNAME",
         "DEFAULT_PORT",
         "DaemonOptions",
@@ -16,6 +17,7 @@ describe("@qwen-daemon/daemon public API", () => {
         "childArgv",
         "coreSessionStore",
         "createApp",
+        "defaultChildCommand",
         "emptySessionStore",
         "fileAnswerJournal",
         "filePromptJournal",
@@ -26,6 +28,7 @@ describe("@qwen-daemon/daemon public API", () => {
         "resolveDaemonOptions",
         "spawnChannelFactory",
         "startDaemon",
+        "webClientRoot",
       ].sort(),
     );
   });

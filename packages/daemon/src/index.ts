@@ -3,6 +3,7 @@
 export { type AnswerJournal, fileAnswerJournal, memoryAnswerJournal } from "./answers/answer-journal.js";
 export { type AppDeps, createApp } from "./app.js";
 export type { ChannelFactory, ChannelSpec, ChildChannel, ChildExit } from "./bridge/channel.js";
+export { DEFAULT_AGENT_PACKAGE, defaultChildCommand } from "./bridge/default-child-command.js";
 export { childArgv, forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 export { installSignalHandlers, type SignalHandlerOptions, type Stoppable } from "./lifecycle/signals.js";
 export {
@@ -26,3 +27,4 @@ export { emptySessionStore, type SessionStore } from "./persisted/session-store.
 export { filePromptJournal, memoryPromptJournal, type PromptJournal } from "./prompts/prompt-journal.js";
 export { type DaemonInternals, type RunningDaemon, startDaemon } from "./server.js";
 export { SessionService, type SessionServiceOptions } from "./sessions/session-service.js";
+export { webClientRoot } from "./web-client.js";

@@ -44,6 +44,20 @@ describe("resolveDaemonOptions", () => {
     expect(() => resolveDaemonOptions({ ...minimal, ...(override as object) })).toThrow(new RegExp(name));
   });
 
+  it("runs @qwen-daemon/acp-child and stores under $QWEN_HOME when the caller names neither", () => {
+    const previous = process.env.QWEN_HOME;
+    process.env.QWEN_HOME = "/tmp/qwen-home-from-env";
+    try {
+      const o = resolveDaemonOptions({});
+      expect(o.childCommand[0]).toBe(process.execPath);
+      expect(o.childCommand[1]).toMatch(/acp-child[/\\]dist[/\\]bin\.js$/);
+      expect(o.qwenHome).toBe("/tmp/qwen-home-from-env");
+    } finally {
+      if (previous === undefined) delete process.env.QWEN_HOME;
+      else process.env.QWEN_HOME = previous;
+    }
+  });
+
   it("accepts 0 where a spec says what 0 means (no cap, forever, ephemeral)", () => {
     const zeros = Object.fromEntries(
       specs.filter(([, s]) => s.type === "int" && s.zero !== undefined).map(([key]) => [key, 0]),

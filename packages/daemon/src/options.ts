@@ -2,7 +2,9 @@
 // option-specs.ts (the table `qwen serve` builds its flags from); the rest are for programs that embed the
 // daemon (child command, storage root, log sink).
 import { isAbsolute } from "node:path";
+import { resolveQwenHome } from "@qwen-daemon/core";
 import { z } from "zod";
+import { defaultChildCommand } from "./bridge/default-child-command.js";
 import { DAEMON_OPTION_SPECS, type IntOptionSpec } from "./option-specs.js";
 import { PermissionPolicy } from "./permission/policy.js";
 
@@ -60,13 +62,19 @@ export const DaemonOptions = z.object({
    * load that re-asks a question after a crash) does not pay for spawning and initializing it.
    */
   warmChild: z.boolean().default(false),
-  /** Program + args prefix that starts an ACP child; the daemon appends `--acp` and `childExtraArgs`. */
-  childCommand: z.array(z.string().min(1)).min(1),
+  /**
+   * Program + args prefix that starts an ACP child; the daemon appends `--acp` and `childExtraArgs`.
+   * Default: `[node, <bin of @qwen-daemon/acp-child>]`, which must then be installed beside the daemon.
+   */
+  childCommand: z
+    .array(z.string().min(1))
+    .min(1)
+    .default(() => defaultChildCommand()),
   childExtraArgs: z.array(z.string()).optional(),
   /** Environment of the children (default: the daemon's own). */
   childEnv: z.record(z.string(), z.string()).optional(),
-  /** Storage root of transcripts (`$QWEN_HOME`). */
-  qwenHome: absolutePath,
+  /** Storage root of transcripts (default: `$QWEN_HOME`, else `~/.qwen`). */
+  qwenHome: absolutePath.default(() => resolveQwenHome(process.env)),
   /** Folder of static files served at `/` (the web client), if any. */
   webRoot: absolutePath.optional(),
   /** One diagnostic line (no trailing newline); default: stderr. */

@@ -34,7 +34,9 @@ export async function runHeadless(
         process.stdout.write(e.text);
         lastWasText = true;
       } else if (e.type === "tool_call" && e.status === "pending") {
-        process.stderr.write(`${lastWasText ? "\n" : ""}[tool] ${e.description.title}\n`);
+        // End the model's line on stdout, so the next reply starts on a line of its own there too.
+        if (lastWasText) process.stdout.write("\n");
+        process.stderr.write(`[tool] ${e.description.title}\n`);
         lastWasText = false;
       }
     },
