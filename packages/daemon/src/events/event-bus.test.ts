@@ -239,6 +239,26 @@ describe("slow subscribers", () => {
     expect(await slow.next()).toEqual({ done: true, value: undefined });
   });
 
+  it("a subscriber whose unread live events pass the ring's byte bound is evicted, however few they are", () => {
+    const bus = makeBus({ ringMaxBytes: 10_000 });
+    const slow = bus.subscribe({ maxQueued: 16 });
+    const fast = bus.subscribe({ maxQueued: 16 });
+    for (let i = 0; i < 5; i += 1) {
+      bus.publish("session_update", { text: "x".repeat(3000) });
+      drain(fast);
+    }
+    expect(slow.closeReason).toBe("queue_overflow");
+    expect(fast.closed).toBe(false);
+    const frames = drain(slow);
+    expect(summary(frames)).toEqual([
+      "session_update#1",
+      "session_update#2",
+      "session_update#3",
+      "client_evicted",
+    ]);
+    expect(frames.at(-1)?.data).toMatchObject({ reason: "queue_overflow", droppedAfter: 4, queueSize: 3 });
+  });
+
   it("replayed frames do not count against maxQueued", () => {
     const bus = makeBus();
     publishN(bus, 100);

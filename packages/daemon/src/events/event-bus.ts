@@ -199,6 +199,8 @@ export class SessionEventBus {
     }
     const sub = new Subscription({
       maxQueued,
+      // A consumer may hold unread no more than the ring itself keeps.
+      maxQueuedBytes: this.ringMaxBytes,
       onEvent: options.onEvent,
       onClose: options.onClose,
       detach: (s) => this.#subscribers.delete(s),

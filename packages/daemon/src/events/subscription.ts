@@ -1,4 +1,5 @@
 import type { DaemonFrame } from "./daemon-event.js";
+import { formatSseEvent } from "./sse-frame.js";
 
 /** Why a subscription stopped receiving frames. */
 export type SubscriptionCloseReason =
@@ -13,6 +14,11 @@ export type SubscriptionCloseReason =
 
 export type SubscriptionInit = {
   maxQueued: number;
+  /**
+   * Bound on the SSE text of the live events queued and unread (default: none). A consumer that does not
+   * read is evicted once either bound is passed, so a few huge events cannot pin memory the ring let go.
+   */
+  maxQueuedBytes?: number | undefined;
   /** Push mode: frames go to this callback synchronously instead of the queue. */
   onEvent?: ((frame: DaemonFrame) => void) | undefined;
   onClose?: ((reason: SubscriptionCloseReason) => void) | undefined;
@@ -21,7 +27,8 @@ export type SubscriptionInit = {
   reportError: (error: unknown, context: string) => void;
 };
 
-type Entry = { frame: DaemonFrame; live: boolean };
+/** `size`: the frame's SSE text length, counted for live frames only. */
+type Entry = { frame: DaemonFrame; live: boolean; size: number };
 type Waiter = (result: IteratorResult<DaemonFrame, undefined>) => void;
 
 const DONE: IteratorResult<DaemonFrame, undefined> = { done: true, value: undefined };
@@ -41,6 +48,7 @@ export class Subscription implements AsyncIterableIterator<DaemonFrame, undefine
   #buffer: (Entry | undefined)[] = [];
   #head = 0;
   #live = 0;
+  #liveBytes = 0;
   #waiters: Waiter[] = [];
   #closeReason: SubscriptionCloseReason | undefined;
 
@@ -89,6 +97,7 @@ export class Subscription implements AsyncIterableIterator<DaemonFrame, undefine
       this.#buffer = [];
       this.#head = 0;
       this.#live = 0;
+      this.#liveBytes = 0;
     }
     for (const waiter of this.#waiters.splice(0)) waiter(DONE);
     this.#init.detach(this);
@@ -114,7 +123,10 @@ export class Subscription implements AsyncIterableIterator<DaemonFrame, undefine
     if (entry === undefined) return undefined;
     this.#buffer[this.#head] = undefined;
     this.#head += 1;
-    if (entry.live) this.#live -= 1;
+    if (entry.live) {
+      this.#live -= 1;
+      this.#liveBytes -= entry.size;
+    }
     // Compact now and then instead of shifting per read: O(1) amortised.
     if (this.#head >= 1024 && this.#head * 2 >= this.#buffer.length) {
       this.#buffer = this.#buffer.slice(this.#head);
@@ -149,9 +161,17 @@ export class Subscription implements AsyncIterableIterator<DaemonFrame, undefine
       waiter({ done: false, value: frame });
       return true;
     }
-    if (live && this.#live >= this.maxQueued) return false;
-    this.#buffer.push({ frame, live });
-    if (live) this.#live += 1;
+    if (!live) {
+      this.#buffer.push({ frame, live, size: 0 });
+      return true;
+    }
+    if (this.#live >= this.maxQueued) return false;
+    const size = formatSseEvent(frame).length; // cached: the bus formatted it on publish
+    const maxBytes = this.#init.maxQueuedBytes;
+    if (maxBytes !== undefined && this.#live > 0 && this.#liveBytes + size > maxBytes) return false;
+    this.#buffer.push({ frame, live, size });
+    this.#live += 1;
+    this.#liveBytes += size;
     return true;
   }
 }
