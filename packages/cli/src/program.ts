@@ -68,6 +68,8 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
 function valueName(spec: FlagSpec): string {
   if (spec.type === "list") return "value";
   if (spec.type === "choice") return "name";
+  if (spec.type === "string" && spec.format === "argv-json") return "json";
+  if (spec.type === "string" && spec.format === "url") return "url";
   return spec.type === "int" ? "n" : "text";
 }
 

@@ -1,7 +1,7 @@
 // Pure parser for `qwen serve` flags, shared by the fast path and the full program.
 // It returns "fallback" for anything it does not fully understand (help, unknown flags) so the commander
 // program can answer with its usual help or error text.
-import { intProblem } from "@qwen-daemon/daemon/option-specs";
+import { intProblem, stringProblem } from "@qwen-daemon/daemon/option-specs";
 import { envNamesFor, type FlagSpec, SERVE_DEFAULTS, SERVE_FLAGS, type ServeFlags } from "./serve-flags.js";
 
 export type ServeArgsResult =
@@ -33,7 +33,11 @@ export function coerceFlagValue(spec: FlagSpec, raw: string, source: string): un
         throw new Error(`${source} must be one of ${spec.choices.join(", ")}; got "${raw}".`);
       }
       return raw;
-    case "string":
+    case "string": {
+      const problem = stringProblem(spec, raw);
+      if (problem) throw new Error(`${source} ${problem}.`);
+      return raw;
+    }
     case "list":
       if (raw === "") throw new Error(`${source} must not be empty.`);
       return raw;

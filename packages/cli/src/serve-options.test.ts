@@ -69,6 +69,24 @@ function edges(spec: OptionSpec): { raw: string; value: unknown; valid: boolean 
         { raw: "maybe", value: "maybe", valid: false },
       ];
     case "string":
+      if (spec.format === "argv-json") {
+        return [
+          { raw: '["notify-send","qwen"]', value: ["notify-send", "qwen"], valid: true },
+          { raw: "[]", value: "[]", valid: false },
+          { raw: '["ok",""]', value: '["ok",""]', valid: false },
+          { raw: "notify-send qwen", value: "notify-send qwen", valid: false },
+          { raw: "", value: "", valid: false },
+        ];
+      }
+      if (spec.format === "url") {
+        return [
+          { raw: "https://hooks.example.org/qwen", value: "https://hooks.example.org/qwen", valid: true },
+          { raw: "http://127.0.0.1:9000/", value: "http://127.0.0.1:9000/", valid: true },
+          { raw: "ftp://example.org/", value: "ftp://example.org/", valid: false },
+          { raw: "hooks.example.org", value: "hooks.example.org", valid: false },
+          { raw: "", value: "", valid: false },
+        ];
+      }
       return [
         { raw: "/abs/ok", value: "/abs/ok", valid: true },
         { raw: "", value: "", valid: false },

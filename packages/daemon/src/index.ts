@@ -7,6 +7,13 @@ export { DEFAULT_AGENT_PACKAGE, defaultChildCommand } from "./bridge/default-chi
 export { childArgv, forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 export { installSignalHandlers, type SignalHandlerOptions, type Stoppable } from "./lifecycle/signals.js";
 export {
+  memoryOutbox,
+  NotifyEvent,
+  type NotifyOutbox,
+  type NotifySource,
+  webhookSignature,
+} from "./notify/index.js";
+export {
   DAEMON_OPTION_SPECS,
   type DaemonOptionKey,
   MAX_TIMER_MS,

@@ -42,6 +42,11 @@ export interface BoolOptionSpec extends SpecBase {
 export interface StringOptionSpec extends SpecBase {
   type: "string";
   default?: string;
+  /**
+   * What the text must be beyond non-empty: `argv-json`, a JSON array of non-empty strings (program first);
+   * `url`, an absolute http(s) URL. Checked by `stringProblem` in both the cli and the daemon.
+   */
+  format?: "argv-json" | "url";
 }
 /** A repeatable flag; its environment variable holds a comma-separated list. Items are non-empty. */
 export interface ListOptionSpec extends SpecBase {
@@ -244,6 +249,41 @@ export const DAEMON_OPTION_SPECS = {
     description:
       "Ask a question again when a session whose question was left unanswered is loaded or resumed",
   },
+  notifyCommand: {
+    type: "string",
+    flag: "notify-command",
+    format: "argv-json",
+    description:
+      "JSON array: a program and arguments run with one JSON event on stdin when the agent waits for a person, or a turn ends",
+  },
+  notifyWebhook: {
+    type: "string",
+    flag: "notify-webhook",
+    format: "url",
+    description: "URL that gets the same JSON events as a POST",
+  },
+  notifySecret: {
+    type: "string",
+    flag: "notify-secret",
+    description:
+      "Signs webhook POSTs (X-Qwen-Signature: HMAC-SHA256; prefer the variable: other users can read a command line)",
+  },
+  notifyDelayMs: {
+    type: "int",
+    flag: "notify-delay-ms",
+    default: 0,
+    min: 0,
+    max: MAX_TIMER_MS,
+    zero: "at once",
+    description: "Tell a waiting question or approval only if it is still unanswered after this long, in ms",
+  },
+  publicUrl: {
+    type: "string",
+    flag: "public-url",
+    format: "url",
+    defaultText: "the address it listens on",
+    description: "The address people open the web client at, for the links in notifications",
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export type DaemonOptionKey = keyof typeof DAEMON_OPTION_SPECS;
@@ -272,6 +312,34 @@ export type OptionValues<T extends Record<string, OptionSpec>> = {
 export function intProblem(spec: IntOptionSpec, value: number): string | undefined {
   if (!Number.isSafeInteger(value)) return "must be an integer";
   if (value < spec.min || value > spec.max) return `must be ${rangeText(spec)}, got ${value}`;
+  return undefined;
+}
+
+/** Why `value` does not fit a string spec, or undefined when it does. */
+export function stringProblem(spec: StringOptionSpec, value: string): string | undefined {
+  if (value === "") return "must not be empty";
+  if (spec.format === "argv-json") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return `must be a JSON array of strings, e.g. '["notify-send","qwen"]'; got ${value}`;
+    }
+    const ok =
+      Array.isArray(parsed) && parsed.length > 0 && parsed.every((v) => typeof v === "string" && v !== "");
+    return ok ? undefined : `must be a non-empty JSON array of non-empty strings; got ${value}`;
+  }
+  if (spec.format === "url") {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return `must be an absolute http(s) URL; got ${value}`;
+    }
+    return url.protocol === "http:" || url.protocol === "https:"
+      ? undefined
+      : `must be an http(s) URL; got ${value}`;
+  }
   return undefined;
 }
 

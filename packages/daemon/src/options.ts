@@ -5,7 +5,12 @@ import { isAbsolute } from "node:path";
 import { resolveQwenHome } from "@qwen-daemon/core";
 import { z } from "zod";
 import { defaultChildCommand } from "./bridge/default-child-command.js";
-import { DAEMON_OPTION_SPECS, type IntOptionSpec } from "./option-specs.js";
+import {
+  DAEMON_OPTION_SPECS,
+  type IntOptionSpec,
+  type StringOptionSpec,
+  stringProblem,
+} from "./option-specs.js";
 import { PermissionPolicy } from "./permission/policy.js";
 
 const S = DAEMON_OPTION_SPECS;
@@ -14,6 +19,12 @@ export const DEFAULT_HOSTNAME = S.hostname.default;
 
 /** An int option within its spec's bounds. */
 const int = (spec: IntOptionSpec) => z.number().int().min(spec.min).max(spec.max);
+/** A string option that passes its spec's format (the same check the cli makes). */
+const text = (spec: StringOptionSpec) =>
+  z.string().superRefine((value, ctx) => {
+    const problem = stringProblem(spec, value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 const absolutePath = z.string().refine(isAbsolute, { message: "must be an absolute path" });
 const LogSink = z.custom<(line: string) => void>((value) => typeof value === "function", {
   message: "log must be a function",
@@ -57,6 +68,18 @@ export const DaemonOptions = z.object({
   consensusQuorum: int(S.consensusQuorum).optional(),
   restoreAskUserQuestion: z.boolean().default(S.restoreAskUserQuestion.default),
   experimentalLsp: z.boolean().default(S.experimentalLsp.default),
+  /** A JSON array (as the flag gives it) or the array itself; the daemon works with the array. */
+  notifyCommand: z
+    .union([
+      z.array(z.string().min(1)).min(1),
+      text(S.notifyCommand).transform((v) => JSON.parse(v) as string[]),
+    ])
+    .optional(),
+  notifyWebhook: text(S.notifyWebhook).optional(),
+  notifySecret: text(S.notifySecret).optional(),
+  notifyDelayMs: int(S.notifyDelayMs).default(S.notifyDelayMs.default),
+  /** Default: the address the daemon listens on. */
+  publicUrl: text(S.publicUrl).optional(),
   /**
    * Start the workspace's ACP child as soon as the daemon listens, so the first session request (typically the
    * load that re-asks a question after a crash) does not pay for spawning and initializing it.

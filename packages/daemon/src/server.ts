@@ -19,6 +19,7 @@ import { oneLinePerEntry } from "./http/log-line.js";
 import { isLoopbackHostname } from "./http/loopback-host.js";
 import { startIdleReaper } from "./lifecycle/idle-reaper.js";
 import { gracefulShutdown } from "./lifecycle/shutdown.js";
+import { type NotifyOutbox, notifierFromOptions } from "./notify/index.js";
 import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
@@ -62,6 +63,8 @@ export type DaemonInternals = {
   /** Default: the prompt journal files beside the transcripts under `qwenHome`. */
   promptJournal?: PromptJournal;
   clock?: Clock;
+  /** Where undelivered notifications are kept (default: `$QWEN_HOME/notify/outbox.jsonl`). */
+  notifyOutbox?: NotifyOutbox;
   /** Grace before SIGKILL and before open connections are dropped at shutdown (default 5 s). */
   shutdownGraceMs?: number;
 };
@@ -104,6 +107,14 @@ async function configureDaemon(
       `qwen serve: ${loopback ? "--require-auth" : "non-loopback bind"} without a token; generated one: ${token}`,
     );
   }
+  // The links in notifications point at the web client; its address is known once the socket is bound.
+  let listeningUrl = "";
+  const notifier = notifierFromOptions(options, {
+    clock,
+    log,
+    linkBase: () => options.publicUrl ?? listeningUrl,
+    outbox: internals.notifyOutbox,
+  });
   const service = new SessionService({
     workspace: options.workspace,
     restoreAskUserQuestion: options.restoreAskUserQuestion,
@@ -124,6 +135,7 @@ async function configureDaemon(
     clock,
     log,
     ...(token !== undefined ? { secrets: [token] } : {}),
+    ...(notifier !== undefined ? { observeEvent: (source, event) => notifier.observe(source, event) } : {}),
   });
   const startedAt = clock.now();
   const startup: Record<string, number> = { configuredMs: round(performance.now() - t0) };
@@ -162,19 +174,29 @@ async function configureDaemon(
   }
   const reaper = startIdleReaper((idleMs) => service.reapIdle(idleMs), options.sessionIdleTimeoutMs, clock);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  listeningUrl = `http://${host}:${address.port}`;
+  // Never rejects (an unreadable outbox is logged and it starts empty); deliveries run on their own.
+  void notifier?.start();
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${address.port}`,
+    url: listeningUrl,
     port: address.port,
     hostname: options.hostname,
     ...(token !== undefined ? { token } : {}),
     tokenGenerated,
     service,
     close() {
-      closing ??= gracefulShutdown({ server, service, reaper, graceMs: internals.shutdownGraceMs ?? 5000 });
+      closing ??= gracefulShutdown({
+        server,
+        service,
+        reaper,
+        graceMs: internals.shutdownGraceMs ?? 5000,
+      }).then(() => notifier?.close());
       return closing;
     },
     kill() {
+      // What is not delivered stays in the outbox for the next start.
+      void notifier?.close();
       reaper.stop();
       service.children.killNow();
       server.closeAllConnections();

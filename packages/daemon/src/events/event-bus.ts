@@ -51,6 +51,8 @@ export type SessionEventBusOptions = {
   maxSubscribers?: number;
   /** Where failures of push-mode subscriber callbacks go; default: console.error. */
   reportError?: (error: unknown, context: string) => void;
+  /** Sees every published event after its subscribers (the notifier). A throw is reported, never passed on. */
+  observe?: (event: DaemonEvent) => void;
 };
 
 export type SubscribeOptions = {
@@ -77,6 +79,7 @@ export class SessionEventBus {
   readonly maxSubscribers: number;
   readonly #clock: Pick<Clock, "now">;
   readonly #reportError: (error: unknown, context: string) => void;
+  readonly #observe: ((event: DaemonEvent) => void) | undefined;
   readonly #ring: RingBuffer<DaemonEvent>;
   readonly #subscribers = new Set<Subscription>();
   #nextId = 1;
@@ -89,6 +92,7 @@ export class SessionEventBus {
     this.epoch = options.epoch ?? randomUUID();
     this.maxSubscribers = options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
     this.#clock = options.clock ?? systemClock;
+    this.#observe = options.observe;
     this.#reportError =
       options.reportError ?? ((error, context) => console.error(`event bus: ${context}`, error));
     this.#ring = new RingBuffer(this.ringSize);
@@ -140,6 +144,13 @@ export class SessionEventBus {
     this.#store(event, size);
     for (const sub of [...this.#subscribers]) {
       if (!sub.offer(event)) this.#evict(sub, event);
+    }
+    if (this.#observe) {
+      try {
+        this.#observe(event);
+      } catch (error) {
+        this.#reportError(error, `observer of ${type}`);
+      }
     }
     return event;
   }

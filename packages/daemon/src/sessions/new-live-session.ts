@@ -1,7 +1,9 @@
 // Builds a LiveSession on a child: its event bus and its prompt queue, whose turns run on the child
 // (turn-host.ts). Used by both create and restore; the caller registers it.
 import type { AcpChild } from "../bridge/acp-child.js";
+import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
+import type { NotifySource } from "../notify/notify-event.js";
 import { LiveSession } from "./live-session.js";
 import { journalClosed } from "./prompt-journaling.js";
 import { PromptQueue } from "./prompt-queue.js";
@@ -12,13 +14,25 @@ function describeError(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+/** Who an event is about, for the notifier: the session, and whether it comes from a restore prompt. */
+function sourceOf(session: LiveSession, event: DaemonEvent): NotifySource {
+  const active = session.queue?.active;
+  return {
+    sessionId: session.sessionId,
+    workspace: session.workspaceCwd,
+    displayName: session.displayName,
+    restored:
+      event.promptId !== undefined && active?.promptId === event.promptId && active.kind === "restore",
+  };
+}
+
 export function newLiveSession(
   ctx: SessionContext,
   sessionId: string,
   cwd: string,
   child: AcpChild,
 ): LiveSession {
-  const { clock, log } = ctx.options;
+  const { clock, log, observeEvent } = ctx.options;
   const session = new LiveSession({
     sessionId,
     workspaceCwd: cwd,
@@ -30,6 +44,9 @@ export function newLiveSession(
       clock,
       reportError: (error, context) =>
         log(`qwen serve: event bus of ${sessionId}: ${context}: ${String(error)}`),
+      ...(observeEvent !== undefined
+        ? { observe: (event) => observeEvent(sourceOf(session, event), event) }
+        : {}),
     }),
     clients: {
       ...(ctx.options.mintClientId !== undefined ? { mint: ctx.options.mintClientId } : {}),

@@ -3,6 +3,8 @@
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import type { Clock } from "../events/clock.js";
+import type { DaemonEvent } from "../events/daemon-event.js";
+import type { NotifySource } from "../notify/notify-event.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import type { PromptJournal } from "../prompts/prompt-journal.js";
@@ -28,6 +30,8 @@ export type SessionServiceOptions = {
   log: (line: string) => void;
   /** Literal secrets redacted from child stderr (the daemon token). */
   secrets?: readonly string[];
+  /** Sees every event a live session publishes, with the session it belongs to (the notifier). */
+  observeEvent?: (source: NotifySource, event: DaemonEvent) => void;
   newId?: () => string;
   mintClientId?: () => string;
 };
