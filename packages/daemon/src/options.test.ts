@@ -69,6 +69,7 @@ describe("resolveDaemonOptions", () => {
         "maxEventStreams",
         "maxPendingPromptsPerSession",
         "maxSessions",
+        "notifyDelayMs",
         "permissionResponseTimeoutMs",
         "port",
         "requestTimeoutMs",
