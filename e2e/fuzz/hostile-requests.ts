@@ -441,7 +441,9 @@ export class HostileRequestSource {
   #delete(t: FuzzTarget): HostileRequest {
     const rng = this.#rng;
     const victim = rng.chance(0.7);
+    // Like cancel and detach: refused only for a client that is not attached (anonymous closes are allowed).
     const headers = this.#headers(t, false);
+    headers["x-qwen-client-id"] = refusedClientId(rng);
     return {
       kind: "http",
       method: "DELETE",

@@ -49,14 +49,6 @@ export const unregisteredClientId = (sessionId: string, clientId: string) =>
     clientId,
   });
 
-/** An action only a client attached to the session may take came without a client id. */
-export const clientIdRequired = (sessionId: string, action: string) =>
-  new HttpError(400, {
-    error: `${action} needs the X-Qwen-Client-Id of a client attached to it`,
-    code: "invalid_client_id",
-    sessionId,
-  });
-
 export const invalidBody = (message: string, code?: string) =>
   new HttpError(400, { error: message, ...(code !== undefined ? { code } : {}) });
 

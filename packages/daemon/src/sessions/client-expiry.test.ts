@@ -2,7 +2,8 @@
 // pass, unless they listen on an event stream or were named on a request meanwhile.
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../events/manual-clock.js";
-import { createTestDaemon } from "../testing/test-daemon.js";
+import { questionRequest } from "../testing/question.js";
+import { createTestDaemon, waitFor } from "../testing/test-daemon.js";
 
 describe("client expiry", () => {
   it("forgets clients idle for the timeout; one on an event stream, or named on a request, stays", async () => {
@@ -33,5 +34,34 @@ describe("client expiry", () => {
     });
     expect((await refused.json()).code).toBe("invalid_client_id");
     await stream.body?.cancel();
+  });
+
+  it("keeps every client of a session whose question waits, so the designated originator can answer hours later", async () => {
+    const clock = new ManualClock(0);
+    const d = createTestDaemon({
+      clock,
+      permissionPolicy: "designated",
+      agent: {
+        prompt: async (params, peer) => {
+          await peer.requestPermission(questionRequest(String(params.sessionId)));
+          return { stopReason: "end_turn" };
+        },
+      },
+    });
+    const { sessionId, clientId } = await d.createSession();
+    await d.request("POST", `/session/${sessionId}/prompt`, {
+      body: { prompt: [{ type: "text", text: "q" }] },
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    clock.advance(3 * 60 * 60_000);
+    d.service.reapIdle(60_000);
+    expect(d.service.require(sessionId).clients.has(clientId)).toBe(true);
+    const [requestId] = d.service.mediator.pending(sessionId).map((p) => p.requestId);
+    const vote = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
+      body: { outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Blue" } },
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(vote.status).toBe(200);
   });
 });

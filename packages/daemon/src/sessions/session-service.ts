@@ -8,12 +8,12 @@ import { resolve } from "node:path";
 import { JournalHealth } from "../answers/journal-health.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
-import { clientIdRequired } from "../http/errors.js";
 import { PermissionMediator, type VoteResult } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
 import type { LiveSession } from "./live-session.js";
 import type { ContentBlock } from "./prompt-queue.js";
+import { isIdle } from "./restore-admission.js";
 import { type AttachResult, detachClient, heartbeatClient } from "./session-clients.js";
 import type { SessionContext } from "./session-context.js";
 import { createSession, type DefaultCreation } from "./session-create.js";
@@ -212,13 +212,13 @@ export class SessionService {
   // ---- closing (session-ending.ts) -----------------------------------------------------------
 
   /**
-   * DELETE /session/:id: like cancel, prompt and vote, only a client attached to the session may do it, and
-   * (ours, stricter than the reference) it must say which one: closing ends the session for every client and
-   * drops its waiting question, so an anonymous caller cannot. 404 first, so a repeated DELETE stays a 404.
+   * DELETE /session/:id: like cancel, prompt and vote, a client id that is not attached to the session is
+   * refused (400 invalid_client_id), so a caller cannot close someone else's session by naming any id.
+   * Without the header it is accepted like those routes are (the reference's clients, e.g. the SDK's
+   * `closeSession(id)`, send none). 404 first, so a repeated DELETE stays a 404.
    */
   closeByClient(sessionId: string, clientId: string | undefined): Promise<void> {
     const session = this.require(sessionId);
-    if (clientId === undefined) throw clientIdRequired(sessionId, `Closing session ${sessionId}`);
     this.assertClient(session, clientId);
     return closeSession(this.#ctx, sessionId, "client");
   }
@@ -240,7 +240,12 @@ export class SessionService {
   reapIdle(idleMs: number): string[] {
     const reaped = reapIdleSessions(this.#ctx, idleMs);
     const now = this.#o.clock.now();
-    for (const session of this.registry.live()) session.clients.expire(now, idleMs);
+    for (const session of this.registry.live()) {
+      // A session with work under way keeps every client: the one who prompted, or who may answer its
+      // waiting question (designated, consensus), must still be known when the answer comes hours later.
+      if (!isIdle(session.activity) || this.#ctx.mediator.hasPending(session.sessionId)) continue;
+      session.clients.expire(now, idleMs);
+    }
     return reaped;
   }
 }
