@@ -7,6 +7,7 @@ const src = (pkg: string, file = "index.ts") =>
 
 export const workspaceAlias = [
   { find: /^@qwen-daemon\/core\/testing$/, replacement: src("core", "testing/index.ts") },
+  { find: /^@qwen-daemon\/core\/protocol$/, replacement: src("core", "protocol/index.ts") },
   { find: /^@qwen-daemon\/core$/, replacement: src("core") },
   { find: /^@qwen-daemon\/acp-child$/, replacement: src("acp-child") },
   { find: /^@qwen-daemon\/daemon$/, replacement: src("daemon") },

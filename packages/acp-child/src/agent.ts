@@ -16,16 +16,23 @@ import {
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import { type BeforeExecuteHook, isValidSessionId, type SessionToolContext } from "@qwen-daemon/core";
-import { type ClientServices, clientServicesOf, NO_CLIENT_SERVICES } from "./client-services.js";
 import {
-  ExtensionMethod,
-  LoadUpdatesParams,
-  SessionContinueParams,
-  SpecExtensionMethod,
-} from "./extension-methods.js";
-import {
+  CONTINUE_LAST_TURN_META_KEY,
+  daemonPromptId,
   EXTERNAL_TOOL_GUARD_READY_META_KEY,
   EXTERNAL_TOOL_GUARD_REQUIRED,
+  ExtensionMethod,
+  LoadUpdatesParams,
+  type Meta,
+  metaFlag,
+  REQUESTED_SESSION_ID_META_KEY,
+  RESTORE_ASK_USER_QUESTION_META_KEY,
+  SessionContinueParams,
+  SpecExtensionMethod,
+  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
+} from "@qwen-daemon/core/protocol";
+import { type ClientServices, clientServicesOf, NO_CLIENT_SERVICES } from "./client-services.js";
+import {
   INVALID_PARENT_CAPABILITY_TEXT,
   type PrivateParentEnv,
   PrivateParentGate,
@@ -34,15 +41,6 @@ import {
 } from "./external-tool-guard.js";
 import { givenAnswersOf } from "./given-answers.js";
 import type { Logger } from "./logger.js";
-import {
-  CONTINUE_LAST_TURN_META_KEY,
-  daemonPromptId,
-  type Meta,
-  metaFlag,
-  REQUESTED_SESSION_ID_META_KEY,
-  RESTORE_ASK_USER_QUESTION_META_KEY,
-  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
-} from "./meta.js";
 import type { AcpChildOptions } from "./options.js";
 import { promptToParts } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
@@ -127,7 +125,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
    * The id for session/new, held in `creating` until the caller releases it: the requested one (it must be
    * valid and used by no live, loading, starting or persisted session), else a fresh one.
    */
-  const reserveSessionId = async (meta: Meta, cwd: string): Promise<string> => {
+  const reserveSessionId = async (meta: Meta | null | undefined, cwd: string): Promise<string> => {
     const requested = meta?.[REQUESTED_SESSION_ID_META_KEY];
     if (requested === undefined) {
       const fresh = newId();
@@ -164,7 +162,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
    * the request's suppress flag decides how its history is repaired); a busy one is left as it is.
    */
   const openPersisted = async (
-    params: { sessionId: string; cwd: string; mcpServers?: McpServer[] | undefined; _meta?: Meta },
+    params: { sessionId: string; cwd: string; mcpServers?: McpServer[] | undefined; _meta?: Meta | null },
     suppress: boolean,
     client: AgentContext,
   ): Promise<AcpSession> => {
@@ -343,7 +341,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOrThrow(params.sessionId);
-      const meta: Meta = params._meta;
+      const meta: Meta | null | undefined = params._meta;
       const promptId = daemonPromptId(meta) ?? newId();
       const stopReason: StopReason = await session.runTurn(async (signal) => {
         // The restore key means something only with the switch on; without it this is an ordinary prompt.

@@ -8,6 +8,7 @@
 //
 // Elicitation is part of the stable v1 schema of @agentclientprotocol/sdk 2.4.0 (earlier SDKs marked it
 // UNSTABLE); the wire shapes here follow that schema.
+
 import type {
   AgentContext,
   CreateElicitationRequest,
@@ -22,9 +23,9 @@ import {
   type ConfirmationRequest,
   parseAskUserQuestionParams,
 } from "@qwen-daemon/core";
+import { PERMISSION_CANCEL_REASON_META_KEY, toolCallMeta } from "@qwen-daemon/core/protocol";
 import { z } from "zod";
 import { type AskClientOptions, askThroughClient, type ReadAnswer } from "./client-ask.js";
-import { PERMISSION_CANCEL_REASON_META_KEY } from "./meta.js";
 
 /** Suffix of the free-text property that goes with a question's choice property. */
 export const OTHER_ANSWER_SUFFIX = "_other";
@@ -58,11 +59,7 @@ export function buildQuestionElicitation(
     message: params.questions.length === 1 ? (params.questions[0]?.question ?? title) : title,
     requestedSchema: { type: "object", title, properties },
     // What a qwen-aware client needs to render the questions natively (the same keys as the permission path).
-    _meta: {
-      toolName: call.name,
-      qwenInteractionKind: "user_question",
-      qwenQuestions: params.questions,
-    },
+    _meta: toolCallMeta(call.name, { questions: params.questions }),
   };
 }
 

@@ -1,9 +1,9 @@
+import { PRIVATE_PARENT_CAPABILITY_META_KEY } from "@qwen-daemon/core/protocol";
 import { describe, expect, it } from "vitest";
 import {
   GUARD_DENIED_TEXT,
   GUARD_FAILED_TEXT,
   interpretGuardReply,
-  PRIVATE_PARENT_CAPABILITY_META_KEY,
   PrivateParentGate,
   readPrivateParentEnv,
   scrubPrivateParentEnv,

@@ -8,6 +8,11 @@
 import { timingSafeEqual } from "node:crypto";
 import type { AgentContext } from "@agentclientprotocol/sdk";
 import type { BeforeExecuteDecision } from "@qwen-daemon/core";
+import {
+  EXTERNAL_TOOL_GUARD_PREPARE_METHOD,
+  EXTERNAL_TOOL_GUARD_REQUIRED,
+  PRIVATE_PARENT_CAPABILITY_META_KEY,
+} from "@qwen-daemon/core/protocol";
 
 export const PRIVATE_ACP_CAPABILITY_ENV = "QWEN_CODE_PRIVATE_ACP_CAPABILITY";
 export const PRIVATE_EXTERNAL_TOOL_GUARD_ENV = "QWEN_CODE_PRIVATE_EXTERNAL_TOOL_GUARD";
@@ -22,13 +27,6 @@ export const PRIVATE_PARENT_ENV_KEYS = [
   "QWEN_CODE_EXTERNAL_TOOL_GUARD_TOKEN",
 ] as const;
 
-/** daemon -> child on initialize: the token from QWEN_CODE_PRIVATE_ACP_CAPABILITY. */
-export const PRIVATE_PARENT_CAPABILITY_META_KEY = "qwen-code/private-parent-capability";
-/** child -> daemon on the initialize result: the guard is honoured. */
-export const EXTERNAL_TOOL_GUARD_READY_META_KEY = "qwen-code/external-tool-guard-ready";
-export const EXTERNAL_TOOL_GUARD_REQUIRED = "required-v1";
-/** child -> daemon request before a shell-executing tool runs. */
-export const EXTERNAL_TOOL_GUARD_PREPARE_METHOD = "qwen/control/external_tool_guard/prepare";
 /** The tools the reference guards (`monitor` does not exist here; listed so a future one is covered). */
 export const SHELL_EXECUTING_TOOL_NAMES: ReadonlySet<string> = new Set(["run_shell_command", "monitor"]);
 

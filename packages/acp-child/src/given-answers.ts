@@ -3,10 +3,10 @@
 // each in the shape of the permission response the daemon would have sent. Read exactly like a live answer
 // (interpretPermissionResponse), so a journaled answer means what the same vote would have meant live.
 import type { GivenAnswer } from "@qwen-daemon/core";
+import { JOURNALED_ANSWERS_META_KEY, type Meta, PermissionResponse } from "@qwen-daemon/core/protocol";
 import { z } from "zod";
 import type { Logger } from "./logger.js";
-import { JOURNALED_ANSWERS_META_KEY, type Meta } from "./meta.js";
-import { interpretPermissionResponse, PermissionResponse, permissionOptions } from "./permissions.js";
+import { interpretPermissionResponse, permissionOptions } from "./permissions.js";
 
 const JournaledAnswers = z.record(z.string().min(1), PermissionResponse);
 
@@ -14,7 +14,10 @@ const JournaledAnswers = z.record(z.string().min(1), PermissionResponse);
  * The answers a load/resume request carries, or undefined when it carries none. A malformed value is
  * logged and ignored: the load goes on as if nothing had been journaled.
  */
-export function givenAnswersOf(meta: Meta, log: Logger): ReadonlyMap<string, GivenAnswer> | undefined {
+export function givenAnswersOf(
+  meta: Meta | null | undefined,
+  log: Logger,
+): ReadonlyMap<string, GivenAnswer> | undefined {
   const value = meta?.[JOURNALED_ANSWERS_META_KEY];
   if (value === undefined) return undefined;
   const parsed = JournaledAnswers.safeParse(value);

@@ -1,4 +1,27 @@
 // Public API of @qwen-daemon/acp-child.
+
+// The wire contract this agent speaks with a daemon (`_meta` keys, extension methods, the permission answer),
+// defined in @qwen-daemon/core/protocol and re-exported so a user of this package needs nothing else.
+export {
+  CONTINUE_LAST_TURN_META_KEY,
+  type ContinueDecision,
+  EXTERNAL_TOOL_GUARD_PREPARE_METHOD,
+  EXTERNAL_TOOL_GUARD_READY_META_KEY,
+  EXTERNAL_TOOL_GUARD_REQUIRED,
+  ExtensionMethod,
+  INVOCATION_META_KEY,
+  JOURNALED_ANSWERS_META_KEY,
+  LoadUpdatesParams,
+  PERMISSION_CANCEL_REASON_META_KEY,
+  PermissionResponse,
+  PRIVATE_PARENT_CAPABILITY_META_KEY,
+  PROMPT_ID_META_KEY,
+  REQUESTED_SESSION_ID_META_KEY,
+  RESTORE_ASK_USER_QUESTION_META_KEY,
+  SessionContinueParams,
+  SpecExtensionMethod,
+  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
+} from "@qwen-daemon/core/protocol";
 export { type AcpAgent, type AcpAgentDeps, createAcpAgent } from "./agent.js";
 export { type ClientServices, clientServicesOf } from "./client-services.js";
 export { type CoreRuntimeOptions, createCoreRuntime } from "./core-runtime.js";
@@ -7,20 +30,7 @@ export {
   ElicitationResponse,
   interpretElicitationResponse,
 } from "./elicitation.js";
-export {
-  ExtensionMethod,
-  LoadUpdatesParams,
-  SessionContinueParams,
-  SpecExtensionMethod,
-} from "./extension-methods.js";
-export {
-  EXTERNAL_TOOL_GUARD_PREPARE_METHOD,
-  EXTERNAL_TOOL_GUARD_READY_META_KEY,
-  EXTERNAL_TOOL_GUARD_REQUIRED,
-  type ExternalToolGuardRequest,
-  PRIVATE_PARENT_CAPABILITY_META_KEY,
-  type PrivateParentEnv,
-} from "./external-tool-guard.js";
+export type { ExternalToolGuardRequest, PrivateParentEnv } from "./external-tool-guard.js";
 export { type Logger, stderrLogger } from "./logger.js";
 export {
   AGENT_INFO,
@@ -29,16 +39,6 @@ export {
   runAcpAgent,
   startAcpAgent,
 } from "./main.js";
-export {
-  CONTINUE_LAST_TURN_META_KEY,
-  INVOCATION_META_KEY,
-  JOURNALED_ANSWERS_META_KEY,
-  PERMISSION_CANCEL_REASON_META_KEY,
-  PROMPT_ID_META_KEY,
-  REQUESTED_SESSION_ID_META_KEY,
-  RESTORE_ASK_USER_QUESTION_META_KEY,
-  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
-} from "./meta.js";
 export {
   type AcpChildOptions,
   DEFAULT_ACP_CHILD_OPTIONS,
@@ -49,11 +49,9 @@ export {
   buildPermissionRequest,
   interpretPermissionResponse,
   OptionId,
-  PermissionResponse,
   permissionOptions,
 } from "./permissions.js";
 export { type DescribeCall, MISSING_TOOL_RESULT_TEXT, type ReplayOptions, replayUpdates } from "./replay.js";
-export type { ContinueDecision } from "./restore.js";
 export type {
   AgentRuntime,
   OpenSessionArgs,

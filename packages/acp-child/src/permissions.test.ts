@@ -1,12 +1,12 @@
 import type { AgentContext } from "@agentclientprotocol/sdk";
 import type { ConfirmationRequest } from "@qwen-daemon/core";
+import { PermissionResponse } from "@qwen-daemon/core/protocol";
 import { RED_BLUE_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
 import {
   askClient,
   buildPermissionRequest,
   interpretPermissionResponse,
-  PermissionResponse,
   permissionOptions,
 } from "./permissions.js";
 

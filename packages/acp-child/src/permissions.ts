@@ -7,9 +7,8 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk";
 import { askUserQuestionTitle, type ConfirmationOutcome, type ConfirmationRequest } from "@qwen-daemon/core";
-import { z } from "zod";
+import { cancelReasonOf, PermissionResponse, toolCallMeta } from "@qwen-daemon/core/protocol";
 import { type AskClientOptions, askThroughClient, type ReadAnswer } from "./client-ask.js";
-import { PERMISSION_CANCEL_REASON_META_KEY } from "./meta.js";
 import { diffContent } from "./updates.js";
 
 export const OptionId = {
@@ -63,28 +62,10 @@ export function buildPermissionRequest(
       content: diffContent(description),
       locations: (description.locations ?? []).map((l) => (l.line === undefined ? { path: l.path } : l)),
       rawInput: call.args,
-      _meta: {
-        toolName: call.name,
-        ...(isQuestion ? { qwenInteractionKind: "user_question", qwenQuestions: call.args.questions } : {}),
-      },
+      _meta: toolCallMeta(call.name, isQuestion ? { questions: call.args.questions } : undefined),
     },
   };
 }
-
-/** The response as this child reads it: the SDK's shape plus the daemon's top-level `answers`. */
-export const PermissionResponse = z.looseObject({
-  outcome: z.discriminatedUnion("outcome", [
-    z.looseObject({ outcome: z.literal("cancelled"), _meta: z.record(z.string(), z.unknown()).nullish() }),
-    z.looseObject({
-      outcome: z.literal("selected"),
-      optionId: z.string(),
-      _meta: z.record(z.string(), z.unknown()).nullish(),
-    }),
-  ]),
-  answers: z.record(z.string(), z.unknown()).nullish(),
-  _meta: z.record(z.string(), z.unknown()).nullish(),
-});
-export type PermissionResponse = z.infer<typeof PermissionResponse>;
 
 /**
  * - cancelled with reason `timeout` / `session_closed`: nobody was there to answer (unattended);
@@ -99,9 +80,7 @@ export function interpretPermissionResponse(
 ): ConfirmationOutcome {
   const { outcome } = response;
   if (outcome.outcome === "cancelled") {
-    const reason =
-      response._meta?.[PERMISSION_CANCEL_REASON_META_KEY] ??
-      outcome._meta?.[PERMISSION_CANCEL_REASON_META_KEY];
+    const reason = cancelReasonOf(response);
     if (reason === "timeout" || reason === "session_closed") return { outcome: "unattended", reason };
     return { outcome: "rejected" };
   }

@@ -8,6 +8,7 @@ import {
   restorableAskUserQuestionCallIds,
   type TranscriptRecord,
 } from "@qwen-daemon/core";
+import type { ContinueDecision } from "@qwen-daemon/core/protocol";
 
 export interface RestoreInputs {
   /** `--restore-ask-user-question` (with `--acp`). */
@@ -33,13 +34,6 @@ export function shouldHintRestore(
   inputs: RestoreInputs & { promptActive: boolean; restorable: () => boolean },
 ): boolean {
   return inputs.restoreSwitch && !inputs.suppress && !inputs.promptActive && inputs.restorable();
-}
-
-export type Interruption = "none" | "interrupted_prompt" | "interrupted_turn";
-
-export interface ContinueDecision {
-  accepted: boolean;
-  interruption: Interruption;
 }
 
 /**

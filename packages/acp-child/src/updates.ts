@@ -1,7 +1,9 @@
 // Builders for the ACP `session/update` payloads this child sends, shared by the live turn (events.ts)
 // and history replay (replay.ts) so a replayed tool call looks exactly like a live one.
+
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
 import type { ToolCallDescription } from "@qwen-daemon/core";
+import { toolCallMeta } from "@qwen-daemon/core/protocol";
 
 export function textChunk(
   kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk",
@@ -28,7 +30,7 @@ export function toolCallStarted(call: ToolCallStart): SessionUpdate {
     content: diffContent(call.description),
     locations: (call.description.locations ?? []).map((l) => (l.line === undefined ? { path: l.path } : l)),
     rawInput: call.args,
-    _meta: { toolName: call.name },
+    _meta: toolCallMeta(call.name),
   };
 }
 

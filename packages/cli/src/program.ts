@@ -80,7 +80,11 @@ export function flagHelp(spec: FlagSpec): string {
     if (spec.zero !== undefined) notes.push(`0 = ${spec.zero}`);
     notes.push(rangeText(spec));
   }
-  if (spec.type === "choice") notes.push(`one of ${spec.choices.join(", ")}`);
+  if (spec.type === "choice") {
+    const help = spec.choiceHelp;
+    const choices = spec.choices.map((c) => (help?.[c] !== undefined ? `${c} (${help[c]})` : c));
+    notes.push(`one of ${choices.join(", ")}`);
+  }
   const def = defaultText(spec);
   if (def !== undefined) notes.push(`default: ${def}`);
   const env = envNamesFor(spec);

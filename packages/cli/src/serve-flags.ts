@@ -4,8 +4,6 @@
 // daemon). Every flag also has an environment fallback `QWEN_SERVE_<FLAG>`, unless its spec says `noEnv`.
 import { DAEMON_OPTION_SPECS, type OptionSpec, type OptionValues } from "@qwen-daemon/daemon/option-specs";
 
-export { PERMISSION_POLICIES } from "@qwen-daemon/daemon/option-specs";
-
 /** Flags that are the cli's business, not the daemon's. */
 export const CLI_SERVE_SPECS = {
   web: {

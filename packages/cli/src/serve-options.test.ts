@@ -2,7 +2,7 @@
 // (argv or environment -> flags -> daemon options) and the daemon's own validation. Whatever one accepts the
 // other accepts with the same value, and whatever one refuses the other refuses.
 import { resolveDaemonOptions } from "@qwen-daemon/daemon";
-import { DAEMON_OPTION_SPECS, type OptionSpec } from "@qwen-daemon/daemon/option-specs";
+import { DAEMON_OPTION_SPECS, type OptionSpec, PERMISSION_POLICIES } from "@qwen-daemon/daemon/option-specs";
 import { describe, expect, it } from "vitest";
 import { resolveWorkspace } from "./commands/serve.js";
 import { flagHelp } from "./program.js";
@@ -121,6 +121,17 @@ describe.each(daemonFlags.map((spec) => [spec.flag, spec] as [string, FlagSpec])
     if (spec.type === "int") expect(help).toMatch(spec.max > 1e15 ? `at least ${spec.min}` : `${spec.max}`);
     if ("default" in spec && spec.default !== undefined) expect(help).toContain(`default: `);
     for (const env of envNamesFor(spec)) expect(help).toContain(env);
+  });
+});
+
+describe("--permission-policy", () => {
+  it("offers every policy of the daemon's table, each with its help line", () => {
+    const spec = SERVE_FLAGS.find((s) => s.key === "permissionPolicy") as FlagSpec;
+    const { choiceHelp } = DAEMON_OPTION_SPECS.permissionPolicy;
+    expect(spec.type === "choice" && spec.choices).toEqual(PERMISSION_POLICIES);
+    expect(Object.keys(choiceHelp)).toEqual(PERMISSION_POLICIES);
+    const help = flagHelp(spec);
+    for (const name of PERMISSION_POLICIES) expect(help).toContain(`${name} (${choiceHelp[name]})`);
   });
 });
 

@@ -1,12 +1,20 @@
 // The daemon's tunable options as plain data: name, `qwen serve` flag, type, default, limits and help.
 // This table is the one place they are written. The daemon's schema (options.ts) takes its bounds and
 // defaults from it, and the cli builds `qwen serve`'s flags, environment fallbacks and help text from it,
-// so a limit or a default cannot differ between the two. It imports nothing: the cli's fast path reads it
-// before the socket is bound, when nothing heavy (zod, Hono) may load yet.
+// so a limit or a default cannot differ between the two. It imports only the permission policy table (plain
+// data too): the cli's fast path reads it before the socket is bound, when nothing heavy (zod, Hono) may load.
 //
 // To add an option: one row here and one line in `DaemonOptions` (options.ts). `qwen serve` then has the
 // flag, its `QWEN_SERVE_<FLAG>` variable and its help, and passes the value through; the edge-value test
 // in the cli (serve-options.test.ts) walks it through both parsers.
+
+import {
+  DEFAULT_PERMISSION_POLICY,
+  PERMISSION_POLICIES,
+  PERMISSION_POLICY_HELP,
+} from "./permission/policies.js";
+
+export { PERMISSION_POLICIES } from "./permission/policies.js";
 
 /** Node's timers fire at once for delays above this (2^31 - 1 ms, ~24.8 days), so no timeout may exceed it. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -55,6 +63,8 @@ export interface ListOptionSpec extends SpecBase {
 export interface ChoiceOptionSpec extends SpecBase {
   type: "choice";
   choices: readonly string[];
+  /** One line per choice, for help. */
+  choiceHelp?: Readonly<Record<string, string>>;
   default?: string;
 }
 
@@ -64,8 +74,6 @@ export type OptionSpec =
   | StringOptionSpec
   | ListOptionSpec
   | ChoiceOptionSpec;
-
-export const PERMISSION_POLICIES = ["first-responder", "designated", "consensus", "local-only"] as const;
 
 export const DAEMON_OPTION_SPECS = {
   port: {
@@ -224,7 +232,8 @@ export const DAEMON_OPTION_SPECS = {
     type: "choice",
     flag: "permission-policy",
     choices: PERMISSION_POLICIES,
-    default: "first-responder",
+    choiceHelp: PERMISSION_POLICY_HELP,
+    default: DEFAULT_PERMISSION_POLICY,
     description: "Who may answer permission requests",
   },
   consensusQuorum: {

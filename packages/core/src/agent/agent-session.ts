@@ -9,6 +9,7 @@ import {
 } from "../history/ask-user-question-restore.js";
 import { classifySessionTail } from "../history/session-recovery.js";
 import type { ModelProvider } from "../model/provider.js";
+import type { TurnInterruption } from "../protocol/methods.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
@@ -78,7 +79,7 @@ export interface AgentPromptOptions {
   signal: AbortSignal;
 }
 
-export type TurnInterruption = "none" | "interrupted_prompt" | "interrupted_turn";
+export type { TurnInterruption };
 
 export interface ContinueResult {
   accepted: boolean;

@@ -24,3 +24,11 @@ export {
   type FakeServerScript,
   startFakeOpenAIServer,
 } from "./fake-openai-server.js";
+export {
+  architectureProblems,
+  fileCycles,
+  folderCycles,
+  forbiddenImports,
+  type ModuleGraph,
+  moduleGraph,
+} from "./module-graph.js";

@@ -2,8 +2,9 @@
 // writes an `answer` before it acknowledges a vote that resolves a question, so the answer survives a crash
 // that takes the daemon and its child down before the child has written the tool result. A `withdrawn` line
 // cancels an answer the daemon journaled but could not apply (the question ended some other way meanwhile).
+
+import { VoteAnswers, VoteOutcome } from "@qwen-daemon/core/protocol";
 import { z } from "zod";
-import { VoteAnswers, VoteOutcome } from "../permission/vote.js";
 
 export const AnswerEntry = z.object({
   v: z.literal(1),

@@ -2,8 +2,8 @@
 // next use after it dies. Shutdown ends its whole process tree: SIGTERM, then SIGKILL after a grace.
 import type { Clock } from "../events/clock.js";
 import { agentUnavailable } from "../http/errors.js";
-import { AcpChild, type ChildDeath, type ChildHandlers } from "./acp-child.js";
 import type { ChannelFactory } from "./channel.js";
+import { ChildConnection, type ChildDeath, type ChildHandlers } from "./child-connection.js";
 import { forwardStderr } from "./stderr-forwarder.js";
 
 export type ChildSupervisorOptions = {
@@ -15,7 +15,7 @@ export type ChildSupervisorOptions = {
   /** Literal secrets redacted from the child's stderr. */
   secrets?: readonly string[];
   /** Called once per child death (after it is no longer `current`). */
-  onDeath: (child: AcpChild, death: ChildDeath) => void;
+  onDeath: (child: ChildConnection, death: ChildDeath) => void;
 };
 
 export type ChildInfo = { pid: number | undefined; startedAt: string; alive: boolean };
@@ -24,8 +24,8 @@ export const DEFAULT_KILL_GRACE_MS = 5000;
 
 export class ChildSupervisor {
   readonly #options: ChildSupervisorOptions;
-  #current: AcpChild | undefined;
-  #starting: Promise<AcpChild> | undefined;
+  #current: ChildConnection | undefined;
+  #starting: Promise<ChildConnection> | undefined;
   #closed = false;
   #spawnCount = 0;
 
@@ -33,7 +33,7 @@ export class ChildSupervisor {
     this.#options = options;
   }
 
-  get current(): AcpChild | undefined {
+  get current(): ChildConnection | undefined {
     return this.#current?.alive ? this.#current : undefined;
   }
 
@@ -49,7 +49,7 @@ export class ChildSupervisor {
   }
 
   /** The live, initialized child, spawning one if needed. Throws 503 `agent_unavailable` on failure. */
-  ensure(): Promise<AcpChild> {
+  ensure(): Promise<ChildConnection> {
     if (this.#closed) return Promise.reject(agentUnavailable("the daemon is shutting down"));
     const current = this.current;
     if (current !== undefined) return Promise.resolve(current);
@@ -61,7 +61,7 @@ export class ChildSupervisor {
     return this.#starting;
   }
 
-  async #start(): Promise<AcpChild> {
+  async #start(): Promise<ChildConnection> {
     const { factory, workspace, handlers, clock, log } = this.#options;
     let channel: ReturnType<ChannelFactory>;
     try {
@@ -70,7 +70,7 @@ export class ChildSupervisor {
       throw agentUnavailable(`could not start the agent: ${message(error)}`);
     }
     this.#spawnCount += 1;
-    const child = new AcpChild(channel, handlers, () => clock.now());
+    const child = new ChildConnection(channel, handlers, () => clock.now());
     const prefix = `[acp-child${channel.pid === undefined ? "" : ` ${channel.pid}`}] `;
     if (channel.stderr !== undefined) {
       void forwardStderr(channel.stderr, { prefix, log, secrets: this.#options.secrets ?? [] });
@@ -128,7 +128,7 @@ export class ChildSupervisor {
     this.#current?.kill("SIGKILL");
   }
 
-  #waitDeath(child: AcpChild, ms: number): Promise<boolean> {
+  #waitDeath(child: ChildConnection, ms: number): Promise<boolean> {
     const { clock } = this.#options;
     return new Promise((resolve) => {
       const timer = clock.setTimeout(() => resolve(false), ms);

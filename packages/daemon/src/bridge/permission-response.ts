@@ -1,9 +1,8 @@
 // The mediator's decision, as the ACP response to the child's session/request_permission.
 // Answers ride top-level beside `outcome` (PROTOCOL.md); a cancel the user did not choose carries its
 // reason so the child can tell "declined" from "nobody was there" (timeout, session closed, aborted).
+import { cancelledPermissionResponse, type PermissionResponse } from "@qwen-daemon/core/protocol";
 import type { PermissionDecision } from "../permission/vote.js";
-import { PERMISSION_CANCEL_REASON_META_KEY } from "../sessions/daemon-meta.js";
-import type { PermissionResponse } from "./acp-child.js";
 
 export function toAcpPermissionResponse(decision: PermissionDecision): PermissionResponse {
   if (decision.outcome.outcome === "selected") {
@@ -14,12 +13,8 @@ export function toAcpPermissionResponse(decision: PermissionDecision): Permissio
   }
   const reason = "reason" in decision ? decision.reason : "user";
   // A user's cancel vote is a decline: no reason key, so the child persists it.
-  if (reason === "user") return { outcome: { outcome: "cancelled" } };
-  return { outcome: { outcome: "cancelled" }, _meta: { [PERMISSION_CANCEL_REASON_META_KEY]: reason } };
+  return cancelledPermissionResponse(reason === "user" ? undefined : reason);
 }
 
 /** What the daemon answers when it cannot even register the request (session unknown or loading). */
-export const CANCELLED_SESSION_CLOSED: PermissionResponse = {
-  outcome: { outcome: "cancelled" },
-  _meta: { [PERMISSION_CANCEL_REASON_META_KEY]: "session_closed" },
-};
+export const CANCELLED_SESSION_CLOSED: PermissionResponse = cancelledPermissionResponse("session_closed");

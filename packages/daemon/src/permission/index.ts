@@ -1,9 +1,17 @@
+export type { ForbiddenReason } from "@qwen-daemon/core/protocol";
+export {
+  PermissionOption,
+  PermissionOptionKind,
+  PermissionVoteBody,
+  VoteAnswers,
+  VoteOutcome,
+} from "@qwen-daemon/core/protocol";
 export type { Clock } from "../events/clock.js";
+export { isLoopbackAddress } from "../http/loopback-address.js";
 export type { AuditEntry, AuditKind } from "./audit-log.js";
 export { DEFAULT_AUDIT_CAPACITY, PermissionAuditLog } from "./audit-log.js";
 export type { ConsensusProgress } from "./consensus.js";
 export { ConsensusTally, consensusQuorum } from "./consensus.js";
-export { isLoopbackAddress } from "./loopback.js";
 export type {
   PendingPermission,
   PermissionEmit,
@@ -18,15 +26,8 @@ export {
   DuplicatePermissionRequestError,
   PermissionMediator,
 } from "./mediator.js";
-export type { ForbiddenReason } from "./policy.js";
-export { DEFAULT_PERMISSION_POLICY, PermissionPolicy } from "./policy.js";
+export { DEFAULT_PERMISSION_POLICY } from "./policies.js";
+export { PermissionPolicy } from "./policy.js";
 export type { ResolvedRequest } from "./resolved-requests.js";
 export { DEFAULT_RESOLVED_CAPACITY, ResolvedRequests } from "./resolved-requests.js";
 export type { CancelReason, PermissionDecision } from "./vote.js";
-export {
-  PermissionOption,
-  PermissionOptionKind,
-  PermissionVoteBody,
-  VoteAnswers,
-  VoteOutcome,
-} from "./vote.js";

@@ -1,8 +1,8 @@
 // Test support for the mediator's suites (not exported from the package).
+import type { PermissionOption } from "@qwen-daemon/core/protocol";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
 import { ManualClock } from "../events/manual-clock.js";
 import { PermissionMediator, type PermissionMediatorOptions, type PermissionRequest } from "./mediator.js";
-import type { PermissionOption } from "./vote.js";
 
 export type Emitted = {
   sessionId: string;

@@ -1,12 +1,13 @@
 // The permission mediator: the state machine of pending requests and the votes that settle them. The
-// shapes it works with live beside it (pending-request.ts, vote-result.ts, mediator-options.ts), as does
-// the policy judgement (policy-refusal.ts); they are re-exported here so importers keep one address.
+// shapes it works with live beside it (pending-request.ts, vote-result.ts, mediator-options.ts), as do the
+// policies it judges by (policies.ts); the shapes are re-exported here so importers keep one address.
+import type { ForbiddenReason } from "@qwen-daemon/core/protocol";
 import type { Clock } from "../events/clock.js";
 import { systemClock } from "../events/clock.js";
 import type { DaemonEventExtra, DaemonEventLike } from "../events/daemon-event.js";
 import { DaemonEventType } from "../events/registry.js";
 import { type AuditEntry, PermissionAuditLog } from "./audit-log.js";
-import { ConsensusTally } from "./consensus.js";
+import type { ConsensusTally } from "./consensus.js";
 import type { PermissionEmit, PermissionMediatorOptions } from "./mediator-options.js";
 import {
   DuplicatePermissionRequestError,
@@ -16,8 +17,8 @@ import {
   permissionRequestData,
   publicView,
 } from "./pending-request.js";
-import { DEFAULT_PERMISSION_POLICY, type ForbiddenReason, PermissionPolicy } from "./policy.js";
-import { policyRefusal } from "./policy-refusal.js";
+import { DEFAULT_PERMISSION_POLICY, permissionPolicy, policyRefusal } from "./policies.js";
+import { PermissionPolicy } from "./policy.js";
 import { ResolvedRequests } from "./resolved-requests.js";
 import type { CancelReason, PermissionDecision } from "./vote.js";
 import {
@@ -109,6 +110,7 @@ export class PermissionMediator {
       settle = resolve;
     });
     const policy = this.#policy;
+    const tally = permissionPolicy(policy)?.tally?.(req.attachedClientIds, this.consensusQuorum);
     const entry: PendingEntry = {
       requestId: req.requestId,
       sessionId: req.sessionId,
@@ -119,11 +121,7 @@ export class PermissionMediator {
       ...(req.promptId !== undefined ? { promptId: req.promptId } : {}),
       policy,
       optionIds: new Set(req.options.map((o) => o.optionId)),
-      // An empty electorate (nobody attached at issue time) could never reach a quorum; such a
-      // request is answered first-responder instead of hanging until timeout or cancel.
-      ...(policy === "consensus" && req.attachedClientIds.length > 0
-        ? { tally: new ConsensusTally(req.attachedClientIds, this.consensusQuorum) }
-        : {}),
+      ...(tally !== undefined ? { tally } : {}),
       settle,
     };
     session.set(req.requestId, entry);

@@ -1,9 +1,10 @@
 // A permission request as the mediator holds it while it waits: what the agent asked (`PermissionRequest`),
 // what callers may see of it (`PendingPermission`), and the mediator's own bookkeeping around it.
+import type { PermissionOption } from "@qwen-daemon/core/protocol";
 import type { TimerHandle } from "../events/clock.js";
 import type { ConsensusTally } from "./consensus.js";
 import type { PermissionPolicy } from "./policy.js";
-import type { PermissionDecision, PermissionOption } from "./vote.js";
+import type { PermissionDecision } from "./vote.js";
 
 export type PermissionRequest = {
   sessionId: string;

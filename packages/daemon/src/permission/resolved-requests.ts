@@ -1,4 +1,5 @@
-import type { CancelReason, VoteOutcome } from "./vote.js";
+import type { VoteOutcome } from "@qwen-daemon/core/protocol";
+import type { CancelReason } from "./vote.js";
 
 export type ResolvedRequest = {
   sessionId: string;

@@ -1,21 +1,12 @@
 // A vote on a pending permission request and what the vote routes answer to it: the result shapes, and
 // the bodies of the refusals (404 not pending, 400 option not offered, 403 forbidden by policy).
+import type { ForbiddenReason } from "@qwen-daemon/core/protocol";
 import { clipEcho, quoteEcho } from "../http/echo.js";
 import type { AuditEntry } from "./audit-log.js";
 import type { PendingEntry, PendingPermission } from "./pending-request.js";
-import type { ForbiddenReason } from "./policy.js";
-import type { PermissionDecision, VoteOutcome } from "./vote.js";
+import type { PermissionDecision, PermissionVote } from "./vote.js";
 
-export type PermissionVote = {
-  /** Undefined for the legacy `POST /permission/:requestId` route. */
-  sessionId?: string;
-  requestId: string;
-  clientId?: string;
-  /** The socket's remote address, never a header (judged under `local-only`). */
-  remoteAddress?: string;
-  outcome: VoteOutcome;
-  answers?: Record<string, string>;
-};
+export type { PermissionVote } from "./vote.js";
 
 /** What the vote routes answer; `kind` is for the caller, only `status` and `body` go on the wire. */
 export type VoteResult =

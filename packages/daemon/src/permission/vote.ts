@@ -1,33 +1,9 @@
-import { z } from "zod";
+// What a pending permission request ends with. The wire shapes of votes and options are the contract's
+// (@qwen-daemon/core/protocol); the decision below is the mediator's own.
+import type { PermissionCancelReason, VoteOutcome } from "@qwen-daemon/core/protocol";
 
-export const PermissionOptionKind = z.enum(["allow_once", "allow_always", "reject_once", "reject_always"]);
-export type PermissionOptionKind = z.infer<typeof PermissionOptionKind>;
-
-/** One choice the agent offers (ACP `PermissionOption`). */
-export const PermissionOption = z.object({
-  optionId: z.string().min(1),
-  name: z.string(),
-  kind: PermissionOptionKind,
-});
-export type PermissionOption = z.infer<typeof PermissionOption>;
-
-/** The `outcome` of a vote body: pick an offered option, or cancel. */
-export const VoteOutcome = z.discriminatedUnion("outcome", [
-  z.object({ outcome: z.literal("selected"), optionId: z.string().min(1) }),
-  z.object({ outcome: z.literal("cancelled") }),
-]);
-export type VoteOutcome = z.infer<typeof VoteOutcome>;
-
-/** Free-text answers to an ask_user_question, keyed by question index ("0", "1", ...). */
-export const VoteAnswers = z.record(z.string(), z.string());
-export type VoteAnswers = z.infer<typeof VoteAnswers>;
-
-/** Body of `POST /session/:id/permission/:requestId` and `POST /permission/:requestId`. */
-export const PermissionVoteBody = z.object({ outcome: VoteOutcome, answers: VoteAnswers.optional() });
-export type PermissionVoteBody = z.infer<typeof PermissionVoteBody>;
-
-/** Why a request ended without an option being chosen. */
-export type CancelReason = "user" | "timeout" | "session_closed" | "agent_cancelled";
+/** Why a request ended without an option being chosen: a user's cancel vote, or nobody's choice. */
+export type CancelReason = "user" | PermissionCancelReason;
 
 /**
  * What the agent's pending `session/request_permission` is answered with. TypeScript does not
@@ -42,3 +18,15 @@ export type PermissionDecision =
       voterClientId?: string;
     }
   | { outcome: { outcome: "cancelled" }; reason: CancelReason; answers?: never; voterClientId?: string };
+
+/** One vote on a pending request, as the routes hand it to the mediator. */
+export type PermissionVote = {
+  /** Undefined for the legacy `POST /permission/:requestId` route. */
+  sessionId?: string;
+  requestId: string;
+  clientId?: string;
+  /** The socket's remote address, never a header (judged under `local-only`). */
+  remoteAddress?: string;
+  outcome: VoteOutcome;
+  answers?: Record<string, string>;
+};

@@ -4,8 +4,8 @@
 // from disk tells which by the ledger, and reports the ones the agent never started, with their text, so a
 // client can offer to send them again (never rerun by itself).
 import type { LedgerEntry } from "@qwen-daemon/core";
-import type { PromptTerminal } from "../sessions/prompt-terminals.js";
 import type { AcceptedPrompt, NeverStartedPrompt, PromptJournalEntry } from "./prompt-record.js";
+import type { PromptTerminal } from "./prompt-terminals.js";
 
 /** Reported never-started prompts kept in a compacted journal (and in a load's promptTerminals). */
 export const NEVER_STARTED_KEPT = 64;

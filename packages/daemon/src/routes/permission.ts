@@ -1,10 +1,10 @@
 // Votes on permission requests (tool approvals and ask_user_question answers). The mediator judges them
 // by policy; these routes only parse the body, check the client id and report the mediator's answer. The
 // answer to a question is on disk before the 200 goes out (RESTORE-SPEC guarantee 5): the service awaits it.
+import { PermissionVoteBody } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
 import { invalidBody } from "../http/errors.js";
 import { socketRemoteAddress } from "../http/remote-address.js";
-import { PermissionVoteBody } from "../permission/vote.js";
 import type { SessionService } from "../sessions/session-service.js";
 import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
 

@@ -5,13 +5,12 @@
 // question beside another tool, or a load with nobody to ask) is closed with these answers as its real tool
 // results, instead of the orphan-repair failure that would lose them. Best effort, like every restore input:
 // any doubt or failure sends nothing, and the load goes on exactly as it would have without a journal.
+import { JOURNALED_ANSWERS_META_KEY, type Meta, type PermissionResponse } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import { decisionOf, findJournaledAnswer, questionsKeyOf } from "../answers/journaled-answer.js";
-import type { PermissionResponse } from "../bridge/acp-child.js";
 import { toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
-import { JOURNALED_ANSWERS_META_KEY, type Meta } from "./daemon-meta.js";
 import { QUESTION_TOOL_NAME, trailingQuestionCalls } from "./trailing-question.js";
 
 export type AnswersForLoadDeps = { journal: AnswerJournal; store: SessionStore; log: (line: string) => void };

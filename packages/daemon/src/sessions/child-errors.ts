@@ -1,6 +1,6 @@
 // What a failed child request means for the HTTP caller or for a turn. JSON-RPC errors from the child
 // are duck-typed ({code: number, message}) so any ACP implementation's errors map the same way.
-import { ChildGoneError } from "../bridge/acp-child.js";
+import { ChildGoneError } from "../bridge/child-connection.js";
 import { clipEcho } from "../http/echo.js";
 import { agentError, agentUnavailable, invalidBody, sessionNotFound } from "../http/errors.js";
 import type { HttpError } from "../http/http-error.js";

@@ -3,15 +3,15 @@
 // (registered with the mediator under a fresh requestId; its decision is the ACP answer). A question the
 // child re-hangs in a restore prompt may be answered at once from the answer journal (guarantee 5).
 import { randomUUID } from "node:crypto";
+import type { PermissionOption, PermissionResponse } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { JournalHealth } from "../answers/journal-health.js";
 import { isUserQuestion } from "../answers/journaled-answer.js";
-import type { PermissionRequestParams, PermissionResponse } from "../bridge/acp-child.js";
+import type { PermissionRequestParams } from "../bridge/child-connection.js";
 import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { Clock } from "../events/clock.js";
 import { DaemonEventType } from "../events/registry.js";
 import type { PermissionMediator } from "../permission/mediator.js";
-import type { PermissionOption } from "../permission/vote.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { replayJournaledAnswer } from "./answer-replay.js";
 import type { SessionRegistry } from "./session-registry.js";

@@ -3,9 +3,10 @@
 // until a session's first turn). Loading it would be a 404 and the acknowledged prompt silently gone; instead
 // the daemon asks the agent for a fresh session under the same id, so the load succeeds with an empty history
 // and reports the prompt as never started.
-import type { AcpChild } from "../bridge/acp-child.js";
+
+import { REQUESTED_SESSION_ID_META_KEY } from "@qwen-daemon/core/protocol";
+import type { ChildConnection } from "../bridge/child-connection.js";
 import { httpErrorFromChild } from "./child-errors.js";
-import { REQUESTED_SESSION_ID_META_KEY } from "./daemon-meta.js";
 import type { SessionContext } from "./session-context.js";
 
 /**
@@ -15,7 +16,7 @@ import type { SessionContext } from "./session-context.js";
  */
 export async function recreateJournaledSession(
   ctx: SessionContext,
-  child: AcpChild,
+  child: ChildConnection,
   cwd: string,
   sessionId: string,
 ): Promise<boolean> {

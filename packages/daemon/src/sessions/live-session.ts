@@ -1,6 +1,6 @@
 // A session the daemon holds in memory: its event bus, attached clients, prompt queue and the child
 // process it lives on. Owned and mutated by the SessionService; routes only read it.
-import type { AcpChild } from "../bridge/acp-child.js";
+import type { ChildConnection } from "../bridge/child-connection.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { SessionEventBus } from "../events/event-bus.js";
 import type { PersistedSession } from "../persisted/session-store.js";
@@ -17,7 +17,7 @@ export class LiveSession {
   /** When the session began: its creation here, or (once restored) its first record on disk. */
   createdAt: string;
   readonly bus: SessionEventBus;
-  readonly child: AcpChild;
+  readonly child: ChildConnection;
   readonly clients: ClientRegistry;
   queue!: PromptQueue;
   /** "loading": the child is replaying history (updates are collected, not published). */
@@ -44,7 +44,7 @@ export class LiveSession {
     sessionId: string;
     workspaceCwd: string;
     bus: SessionEventBus;
-    child: AcpChild;
+    child: ChildConnection;
     now: number;
     clients?: ClientRegistryOptions;
   }) {

@@ -1,6 +1,6 @@
 // Builds a LiveSession on a child: its event bus and its prompt queue, whose turns run on the child
 // (turn-host.ts). Used by both create and restore; the caller registers it.
-import type { AcpChild } from "../bridge/acp-child.js";
+import type { ChildConnection } from "../bridge/child-connection.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
 import type { NotifySource } from "../notify/notify-event.js";
@@ -30,7 +30,7 @@ export function newLiveSession(
   ctx: SessionContext,
   sessionId: string,
   cwd: string,
-  child: AcpChild,
+  child: ChildConnection,
 ): LiveSession {
   const { clock, log, observeEvent } = ctx.options;
   const session = new LiveSession({

@@ -3,11 +3,12 @@
 // ends with exactly one terminal event (turn_complete or turn_error). Like the reference daemon, only a
 // prompt that had to wait behind another is announced with pending_prompt_added / _started / _completed;
 // one that starts at once goes straight to its turn.
+
+import type { Meta } from "@qwen-daemon/core/protocol";
 import type { Clock, TimerHandle } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
 import { DaemonEventType } from "../events/registry.js";
 import { promptQueueFull } from "../http/errors.js";
-import type { Meta } from "./daemon-meta.js";
 
 export type PromptKind = "user" | "restore" | "continue";
 

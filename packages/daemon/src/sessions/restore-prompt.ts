@@ -1,6 +1,10 @@
 // RESTORE-SPEC step 4 applied to a freshly restored session: admit the tracked restore prompt, or log why
 // not. Never throws: restore is a best-effort side effect of a load that has already succeeded.
-import { type Meta, PROMPT_ID_META_KEY, RESTORE_ASK_USER_QUESTION_META_KEY } from "./daemon-meta.js";
+import {
+  type Meta,
+  PROMPT_ID_META_KEY,
+  RESTORE_ASK_USER_QUESTION_META_KEY,
+} from "@qwen-daemon/core/protocol";
 import type { LiveSession } from "./live-session.js";
 import { decideRestoreAdmission } from "./restore-admission.js";
 

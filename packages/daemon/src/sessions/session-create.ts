@@ -1,8 +1,9 @@
 // POST /session: a new session on the workspace's child. The default ("single") scope shares one session
 // among clients, so concurrent default creates wait for the one in progress instead of making two.
+
+import { REQUESTED_SESSION_ID_META_KEY } from "@qwen-daemon/core/protocol";
 import { invalidSessionId, invalidSessionScope, sessionIdConflict } from "../http/errors.js";
 import { httpErrorFromChild } from "./child-errors.js";
-import { REQUESTED_SESSION_ID_META_KEY } from "./daemon-meta.js";
 import type { LiveSession } from "./live-session.js";
 import { newLiveSession } from "./new-live-session.js";
 import { type AttachResult, attachClient } from "./session-clients.js";

@@ -1,7 +1,7 @@
 // How sessions end: closed by a client, reaped when idle, closed at shutdown, discarded when a load
 // fails, or ended because their child died. Each way resolves the session's permission requests and
 // fails its prompts before the session's event bus closes.
-import type { AcpChild, ChildDeath } from "../bridge/acp-child.js";
+import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
 import { DaemonEventType } from "../events/registry.js";
 import { isMethodNotFound } from "./child-errors.js";
 import type { LiveSession } from "./live-session.js";
@@ -57,7 +57,7 @@ export function closeAllSessions(ctx: SessionContext): void {
 }
 
 /** Ends the sessions that lived on a child that died. */
-export function endSessionsOfDeadChild(ctx: SessionContext, child: AcpChild, death: ChildDeath): void {
+export function endSessionsOfDeadChild(ctx: SessionContext, child: ChildConnection, death: ChildDeath): void {
   for (const session of ctx.registry.all()) {
     if (session.child !== child) continue;
     endSession(

@@ -1,13 +1,14 @@
 // Prompts on a live session: admitting a client's prompt to its queue (journaled first), cancelling the running one, and
 // continuing an interrupted turn when the child says it can.
-import { sessionNotFound } from "../http/errors.js";
-import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
+
 import {
   CONTINUE_LAST_TURN_META_KEY,
   PROMPT_ID_META_KEY,
   stripBlockMeta,
   stripDaemonMeta,
-} from "./daemon-meta.js";
+} from "@qwen-daemon/core/protocol";
+import { sessionNotFound } from "../http/errors.js";
+import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
 import { journalAccepted, journalClosed } from "./prompt-journaling.js";
 import type { ContentBlock } from "./prompt-queue.js";
 import { isIdle } from "./restore-admission.js";

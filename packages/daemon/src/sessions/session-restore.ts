@@ -4,18 +4,18 @@
 // prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
 import type { LedgerEntry } from "@qwen-daemon/core";
+import { type Meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY } from "@qwen-daemon/core/protocol";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { PersistedSession } from "../persisted/session-store.js";
+import { type PromptTerminal, promptTerminalsOf } from "../prompts/prompt-terminals.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
 import { journaledAnswersMeta } from "./answers-for-load.js";
 import { httpErrorFromChild } from "./child-errors.js";
-import { type Meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY } from "./daemon-meta.js";
 import { recreateJournaledSession } from "./journaled-session.js";
 import type { LiveSession } from "./live-session.js";
 import { replayEvents } from "./load-replay.js";
 import { newLiveSession } from "./new-live-session.js";
 import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journaling.js";
-import { type PromptTerminal, promptTerminalsOf } from "./prompt-terminals.js";
 import { reopenReplayedCalls } from "./replay-reopen.js";
 import { knownRestoreRefusal } from "./restore-admission.js";
 import { admitRestorePrompt } from "./restore-prompt.js";

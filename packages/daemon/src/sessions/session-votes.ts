@@ -1,8 +1,8 @@
 // Votes on pending permission requests, routed to the session the request belongs to and made durable
 // (durable-vote.ts) before they are acknowledged.
+import type { VoteOutcome } from "@qwen-daemon/core/protocol";
 import type { KeyedSerializer } from "../answers/keyed-serializer.js";
 import type { VoteResult } from "../permission/mediator.js";
-import type { VoteOutcome } from "../permission/vote.js";
 import { voteDurably } from "./durable-vote.js";
 import type { SessionContext } from "./session-context.js";
 import { assertClient, requireSession } from "./session-lookup.js";

@@ -1,7 +1,7 @@
 // The cancel order of turnHost.interrupt: session/cancel reaches the child before the prompt's pending
 // permission requests are answered `cancelled`, so the child reads them as its own abort, not a Cancel vote.
 import { describe, expect, it } from "vitest";
-import { ChildGoneError } from "../bridge/acp-child.js";
+import { ChildGoneError } from "../bridge/child-connection.js";
 import { ManualClock } from "../events/manual-clock.js";
 import { makeMediator, req } from "../permission/mediator-harness.js";
 import type { LiveSession } from "./live-session.js";

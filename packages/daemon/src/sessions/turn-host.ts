@@ -1,7 +1,7 @@
 // How a session's prompt queue runs a turn on the child: echo the prompt, send session/prompt, stop it
 // on cancel, and record the outcome for status. The queue decides *when*; this decides *how*.
 
-import { ChildGoneError } from "../bridge/acp-child.js";
+import { ChildGoneError } from "../bridge/child-connection.js";
 import type { Clock } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
 import { DaemonEventType } from "../events/registry.js";

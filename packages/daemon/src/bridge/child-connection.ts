@@ -1,7 +1,15 @@
-// One ACP child seen from the daemon: the daemon is the ACP *client*. This wraps the SDK's client app
-// over a ChildChannel, validates what the child sends at the boundary (loosely: unknown fields pass
-// through to HTTP clients untouched) and reports the child's death exactly once.
+// The daemon's connection to one ACP child process: the daemon is the ACP *client*. This wraps the SDK's
+// client app over a ChildChannel, validates what the child sends at the boundary (loosely: unknown fields
+// pass through to HTTP clients untouched) and reports the child's death exactly once.
 import * as acp from "@agentclientprotocol/sdk";
+import {
+  type ContinueDecision,
+  DRAIN_MID_TURN_QUEUE_METHOD,
+  DRAINED_MID_TURN_QUEUE,
+  ExtensionMethod,
+  type Meta,
+  type PermissionResponse,
+} from "@qwen-daemon/core/protocol";
 import { z } from "zod";
 import type { ChildChannel, ChildExit } from "./channel.js";
 
@@ -20,19 +28,10 @@ export const PermissionRequestParams = z.looseObject({
 });
 export type PermissionRequestParams = z.infer<typeof PermissionRequestParams>;
 
-/** What the daemon answers a permission request with (top-level `answers` beside `outcome`). */
-export type PermissionResponse = {
-  outcome: { outcome: "selected"; optionId: string } | { outcome: "cancelled" };
-  answers?: Record<string, string>;
-  _meta?: Record<string, unknown>;
-};
-
-export type Meta = Record<string, unknown>;
 export type ContentBlock = Record<string, unknown> & { type: string };
 
 export type LoadResult = { _meta?: Meta | null } & Record<string, unknown>;
 export type PromptResult = { stopReason: string; _meta?: Meta | null } & Record<string, unknown>;
-export type ContinueDecision = { accepted: boolean; interruption: string } & Record<string, unknown>;
 
 export interface ChildHandlers {
   sessionUpdate(params: SessionUpdateParams): void;
@@ -42,10 +41,7 @@ export interface ChildHandlers {
 
 export type ChildDeath = ChildExit & { reason: string };
 
-export const CONTINUE_METHOD = "qwen/control/session/continue";
-export const DRAIN_MID_TURN_QUEUE_METHOD = "craft/drainMidTurnQueue";
-
-export class AcpChild {
+export class ChildConnection {
   readonly channel: ChildChannel;
   readonly startedAt: number;
   /** Settles once, when the process exits or the protocol connection closes, whichever is first. */
@@ -72,11 +68,7 @@ export class AcpChild {
       .onRequest(
         DRAIN_MID_TURN_QUEUE_METHOD,
         (p: unknown) => p,
-        () => ({
-          messages: [],
-          items: [],
-          hasQueuedPrompt: false,
-        }),
+        () => DRAINED_MID_TURN_QUEUE,
       );
     this.#connection = app.connect(acp.ndJsonStream(channel.input, channel.output));
     const closed = this.#connection.closed.then(
@@ -178,7 +170,9 @@ export class AcpChild {
   }
 
   continueLastTurn(sessionId: string): Promise<ContinueDecision> {
-    return this.#call(() => this.#agent.request<ContinueDecision>(CONTINUE_METHOD, { sessionId }));
+    return this.#call(() =>
+      this.#agent.request<ContinueDecision>(ExtensionMethod.sessionContinue, { sessionId }),
+    );
   }
 
   /** Signals the child's process tree; `died` settles once it is gone. */

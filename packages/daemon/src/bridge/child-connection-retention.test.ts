@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { collectGarbage } from "../testing/gc.js";
 import { ScriptedAgent } from "../testing/scripted-agent.js";
-import { AcpChild } from "./acp-child.js";
+import { ChildConnection } from "./child-connection.js";
 
 const handlers = {
   sessionUpdate: () => {},
   requestPermission: async () => ({ outcome: { outcome: "cancelled" as const } }),
 };
 
-describe("AcpChild keeps nothing of a request once it has been answered", () => {
+describe("ChildConnection keeps nothing of a request once it has been answered", () => {
   it("a finished prompt's content is collectable while the child lives on", async () => {
     const agent = new ScriptedAgent();
-    const child = new AcpChild(agent.factory({ workspace: "/w" }), handlers);
+    const child = new ChildConnection(agent.factory({ workspace: "/w" }), handlers);
     await child.initialize();
     const { sessionId } = await child.newSession("/w");
     const refs: WeakRef<object>[] = [];
@@ -24,7 +24,7 @@ describe("AcpChild keeps nothing of a request once it has been answered", () => 
 
   it("a request still in flight when the child dies is rejected with ChildGoneError", async () => {
     const agent = new ScriptedAgent({ prompt: () => new Promise(() => {}) });
-    const child = new AcpChild(agent.factory({ workspace: "/w" }), handlers);
+    const child = new ChildConnection(agent.factory({ workspace: "/w" }), handlers);
     await child.initialize();
     const { sessionId } = await child.newSession("/w");
     const pending = child.prompt(sessionId, [{ type: "text", text: "hang" }], {});
@@ -34,7 +34,7 @@ describe("AcpChild keeps nothing of a request once it has been answered", () => 
 });
 
 // The block is made in a function of its own, so no binding of the test's frame keeps it alive.
-async function promptTracked(child: AcpChild, sessionId: string, i: number): Promise<WeakRef<object>> {
+async function promptTracked(child: ChildConnection, sessionId: string, i: number): Promise<WeakRef<object>> {
   const block = { type: "text", text: `prompt ${i} ${"x".repeat(10_000)}` };
   const ref = new WeakRef(block);
   await child.prompt(sessionId, [block], {});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PendingEntry } from "./pending-request.js";
+import { policyRefusal } from "./policies.js";
 import type { PermissionPolicy } from "./policy.js";
-import { policyRefusal } from "./policy-refusal.js";
 
 function entry(policy: PermissionPolicy, extra: Partial<PendingEntry> = {}): PendingEntry {
   return {
@@ -35,8 +35,8 @@ describe("policyRefusal", () => {
   });
 
   it("fails closed for a policy it has no case for (a vote is never let through by omission)", () => {
-    // What a policy added to PermissionPolicy without a case here would look like at run time; the
-    // compiler refuses such a policy (the switch's `never` default), this checks the run-time answer too.
+    // A name the policy table has no entry for (the typed options cannot produce one; a policy entry without
+    // a rule does not compile): the run-time answer is a refusal all the same.
     const unknownPolicy = "newly-added" as unknown as PermissionPolicy;
     expect(policyRefusal(entry(unknownPolicy), { ...vote, clientId: "a", remoteAddress: "127.0.0.1" })).toBe(
       "designated_mismatch",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stripBlockMeta, stripDaemonMeta } from "./daemon-meta.js";
+import { stripBlockMeta, stripDaemonMeta } from "./meta.js";
 
 describe("stripDaemonMeta", () => {
   it("drops every qwen.daemon.* key and keeps the rest", () => {

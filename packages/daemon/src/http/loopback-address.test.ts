@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLoopbackAddress } from "./loopback.js";
+import { isLoopbackAddress } from "./loopback-address.js";
 
 describe("isLoopbackAddress", () => {
   it.each([
