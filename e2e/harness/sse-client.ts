@@ -119,6 +119,11 @@ export class SseClient {
     return this.frames.filter((f) => f.event === type);
   }
 
+  /** Resolves once the server has ended the stream (or it broke); never closes it from this side. */
+  async finished(): Promise<void> {
+    await this.done;
+  }
+
   async close(): Promise<void> {
     this.controller.abort();
     await this.done;

@@ -403,6 +403,23 @@ describe("AgentSession: a question in a live session", () => {
   });
 });
 
+describe("AgentSession.create over a session that was never saved", () => {
+  it("closes the prompts a ledger left in flight without a transcript as lost", async () => {
+    const ws = await workspace();
+    server = await startFakeOpenAIServer([reply.text("hi")]);
+    const before = PromptLedger.forSession({ qwenHome: ws.qwenHome, cwd: ws.cwd, sessionId: SESSION });
+    await before.begin("p0");
+    await before.close();
+    const session = await track(AgentSession.create(options(ws, server)));
+    expect((await ledgerOf(ws)).map((e) => [e.promptId, e.state, e.code])).toEqual([
+      ["p0", "in_flight", undefined],
+      ["p0", "interrupted", "daemon_lost"],
+    ]);
+    await session.prompt(text("hello"), prompt("p1"));
+    expect(await session.openPrompts()).toEqual([]);
+  });
+});
+
 describe("AgentSession.load after a crash while a question was asked", () => {
   it("with the switch on: keeps the call dangling, and restoreQuestion re-asks and continues the same turn", async () => {
     const { server, crashed } = await crashWhileAsking([questionReply(), reply.text("Blue it is.")]);

@@ -148,6 +148,10 @@ export class AgentSession {
     const transcript = await SessionTranscript.open(transcriptOptions(opts));
     const created = await transcript.appendSystem(SESSION_CREATED_SUBTYPE, undefined, { durable: true });
     const ledger = PromptLedger.forSession(location, ledgerOptions(opts));
+    // A ledger without a transcript: the session was created before under this id and never saved (a crash
+    // between a prompt's ledger entry and its first record); what it left in flight is closed as lost now, so
+    // no prompt stays in flight forever.
+    await ledger.closeInterrupted();
     return new AgentSession(opts, { chat: Chat.start([]), transcript, ledger, records: [created] }, false);
   }
 
@@ -167,7 +171,7 @@ export class AgentSession {
     const preserveCallIds = preserve ? restorableIds : undefined;
     const transcript = await SessionTranscript.open(transcriptOptions(opts));
     if (preserveCallIds === undefined && opts.givenAnswers && opts.config.getRestoreAskUserQuestion()) {
-      const batch = answeredBatchResults(history.at(-1), opts.givenAnswers);
+      const batch = answeredBatchResults(history, opts.givenAnswers);
       // A batch restore could re-ask is closed only when every question of it is answered: one still open
       // stays dangling on disk for a later load with someone to ask.
       if (batch && (restorableIds === undefined || batch.answeredCallIds.length === restorableIds.size)) {

@@ -19,7 +19,7 @@ const responses = (batch: AnsweredBatch | undefined) =>
 describe("answeredBatchResults", () => {
   it("answers the question and fails every other call of a mixed batch, in call order", () => {
     const batch = answeredBatchResults(
-      model({ text: "Let me look and ask." }, list("l1"), ask("q1")),
+      [model({ text: "Let me look and ask." }, list("l1"), ask("q1"))],
       given([["q1", blue]]),
     );
     expect(batch?.answeredCallIds).toEqual(["q1"]);
@@ -44,7 +44,10 @@ describe("answeredBatchResults", () => {
   });
 
   it("a user's no is the cancel text; an unanswered question of the batch gets the orphan text", () => {
-    const batch = answeredBatchResults(model(ask("q1"), ask("q2")), given([["q2", { outcome: "rejected" }]]));
+    const batch = answeredBatchResults(
+      [model(ask("q1"), ask("q2"))],
+      given([["q2", { outcome: "rejected" }]]),
+    );
     expect(batch?.answeredCallIds).toEqual(["q2"]);
     expect(responses(batch)).toEqual([
       {
@@ -63,27 +66,45 @@ describe("answeredBatchResults", () => {
   });
 
   it("is undefined when nothing of the batch is answered, or there is no batch", () => {
-    expect(answeredBatchResults(model(list("l1"), ask("q1")), given([["other", blue]]))).toBeUndefined();
-    expect(answeredBatchResults(model({ text: "done" }), given([["q1", blue]]))).toBeUndefined();
+    expect(answeredBatchResults([model(list("l1"), ask("q1"))], given([["other", blue]]))).toBeUndefined();
+    expect(answeredBatchResults([model({ text: "done" })], given([["q1", blue]]))).toBeUndefined();
     expect(
-      answeredBatchResults({ role: "user", parts: [{ text: "hi" }] }, given([["q1", blue]])),
+      answeredBatchResults([{ role: "user", parts: [{ text: "hi" }] }], given([["q1", blue]])),
     ).toBeUndefined();
-    expect(answeredBatchResults(undefined, given([["q1", blue]]))).toBeUndefined();
+    expect(answeredBatchResults([], given([["q1", blue]]))).toBeUndefined();
   });
 
   it("never uses an answer for a call that is not a valid question (it was never asked)", () => {
     const oneOption = [{ ...DEFAULT_QUESTION, options: [DEFAULT_QUESTION.options[0]] }];
-    expect(answeredBatchResults(model(ask("q1", oneOption)), given([["q1", blue]]))).toBeUndefined();
+    expect(answeredBatchResults([model(ask("q1", oneOption))], given([["q1", blue]]))).toBeUndefined();
     const named = { functionCall: { id: "q1", name: "list_directory", args: {} } };
-    expect(answeredBatchResults(model(named), given([["q1", blue]]))).toBeUndefined();
+    expect(answeredBatchResults([model(named)], given([["q1", blue]]))).toBeUndefined();
   });
 
   it("answers a repeated call id once and ignores calls without an id", () => {
     const batch = answeredBatchResults(
-      model(ask("q1"), ask("q1"), { functionCall: { name: "list_directory", args: {} } }),
+      [model(ask("q1"), ask("q1"), { functionCall: { name: "list_directory", args: {} } })],
       given([["q1", blue]]),
     );
     expect(batch?.callIds).toEqual(["q1"]);
     expect(batch?.results).toHaveLength(1);
+  });
+
+  it("closes only what a batch cut short while its results were written still lacks", () => {
+    const partial: Content = {
+      role: "user",
+      parts: [{ functionResponse: { id: "l1", name: "list_directory", response: { output: "a.txt" } } }],
+    };
+    const batch = answeredBatchResults([model(list("l1"), ask("q1")), partial], given([["q1", blue]]));
+    expect(batch?.callIds).toEqual(["q1"]);
+    expect(responses(batch)).toEqual([
+      {
+        part: { id: "q1", name: "ask_user_question", response: { output: COLOR_ANSWER_TEXT } },
+        status: "success",
+      },
+    ]);
+    // A user turn with text after the batch is a later prompt: the batch is not open any more.
+    const prompt: Content = { role: "user", parts: [{ text: "go on" }] };
+    expect(answeredBatchResults([model(ask("q1")), prompt], given([["q1", blue]]))).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 // Closing a dangling tool batch with answers the user gave before a crash (RESTORE-SPEC guarantee 5, for the
 // batches restore does not re-ask). The host (a daemon) acknowledged an answer to a question and made it
-// durable in its own journal, then everything died before the tool results were written. When the batch will
+// durable in its own journal, then everything died before the tool results were written (or while they were:
+// a batch's results are written one by one, so a kill can leave some of them on disk). When the batch will
 // not be asked again (it mixes the question with other tools, or no one is there to ask it), load writes its
 // results from those answers: the user's answer for each answered question, the orphan-repair failure for
 // every other call, exactly what the model would otherwise only see for the unanswered ones. Pure.
@@ -23,21 +24,39 @@ export interface AnsweredBatch {
   results: { message: Content; result: ToolCallResult }[];
   /** The question calls whose result is the user's answer. */
   answeredCallIds: string[];
-  /** Every call id of the batch. */
+  /** The call ids closed here (the batch's calls that had no result yet). */
   callIds: string[];
 }
 
 /**
- * The results closing `last` (the last history entry, so all of its calls are unanswered) when at least one of
- * its questions has a given answer; undefined otherwise (not a model entry, no calls, or nothing answered).
- * A question whose arguments do not parse was never asked, so an answer for it is not used.
+ * The batch the history ends with: the last model entry's calls, minus those a trailing user entry of only
+ * tool results already answers (a crash can cut the writing of a batch's results short). Undefined when the
+ * history does not end that way.
+ */
+function openBatch(
+  history: readonly Content[],
+): { model: Content; answered: ReadonlySet<string> } | undefined {
+  const last = history.at(-1);
+  if (last?.role === "model") return { model: last, answered: new Set() };
+  const before = history.at(-2);
+  if (last?.role !== "user" || before?.role !== "model" || last.parts.length === 0) return undefined;
+  if (!last.parts.every((p) => p.functionResponse !== undefined)) return undefined;
+  return { model: before, answered: new Set(last.parts.flatMap((p) => p.functionResponse?.id ?? [])) };
+}
+
+/**
+ * The results closing the batch `history` ends with (its calls still without a result) when at least one of
+ * its open questions has a given answer; undefined otherwise (no open batch, or nothing of it answered). A
+ * question whose arguments do not parse was never asked, so an answer for it is not used.
  */
 export function answeredBatchResults(
-  last: Content | undefined,
+  history: readonly Content[],
   given: ReadonlyMap<string, GivenAnswer>,
 ): AnsweredBatch | undefined {
-  if (last?.role !== "model") return undefined;
-  const seen = new Set<string>();
+  const batch = openBatch(history);
+  if (batch === undefined) return undefined;
+  const last = batch.model;
+  const seen = new Set<string>(batch.answered);
   const results: AnsweredBatch["results"] = [];
   const answeredCallIds: string[] = [];
   for (const part of last.parts) {
@@ -63,7 +82,7 @@ export function answeredBatchResults(
     );
   }
   if (answeredCallIds.length === 0) return undefined;
-  return { results, answeredCallIds, callIds: [...seen] };
+  return { results, answeredCallIds, callIds: results.map((r) => r.result.callId) };
 }
 
 function result(

@@ -1,4 +1,4 @@
-import type { LedgerEntry } from "@qwen-daemon/core";
+import type { LedgerEntry, TranscriptRecord } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import {
   closingsAtLoad,
@@ -6,6 +6,7 @@ import {
   NEVER_STARTED_KEPT,
   neverStartedTerminals,
   openPrompts,
+  startedPromptIds,
 } from "./prompt-fates.js";
 import type { PromptJournalEntry } from "./prompt-record.js";
 
@@ -43,12 +44,32 @@ describe("prompt fates", () => {
     expect(openPrompts(entries).map((p) => p.promptId)).toEqual(["p2", "p4"]);
   });
 
-  it("a load settles the open prompts the ledger knows and marks the others never started", () => {
+  it("a load settles the open prompts the agent started and marks the others never started", () => {
     const entries = [accepted("p1"), accepted("p2"), accepted("p3"), closed("settled", "p1")];
-    expect(closingsAtLoad(entries, [ledger("p2")], "2025-01-01T00:01:00.000Z")).toEqual([
+    expect(closingsAtLoad(entries, new Set(["p2"]), "2025-01-01T00:01:00.000Z")).toEqual([
       { v: 1, type: "settled", sessionId: "s1", promptId: "p2", at: "2025-01-01T00:01:00.000Z" },
       { v: 1, type: "never_started", sessionId: "s1", promptId: "p3", at: "2025-01-01T00:01:00.000Z" },
     ]);
+  });
+
+  it("started means a user message in the transcript; the ledger decides only for transcripts without prompt ids", () => {
+    const base = { parentUuid: null, sessionId: "s1", timestamp: "t", cwd: "/w", version: "1" };
+    const user = (uuid: string, promptId?: string): TranscriptRecord => ({
+      ...base,
+      uuid,
+      type: "user",
+      message: { role: "user", parts: [{ text: "hi" }] },
+      ...(promptId !== undefined ? { promptId } : {}),
+    });
+    const system: TranscriptRecord = { ...base, uuid: "s", type: "system", subtype: "session_created" };
+    // Begun in the ledger, cut off before its user message: not started.
+    expect(startedPromptIds({ records: [user("u1", "p1")], ledger: [ledger("p1"), ledger("p2")] })).toEqual(
+      new Set(["p1"]),
+    );
+    expect(startedPromptIds({ records: [system], ledger: [ledger("p1")] })).toEqual(new Set());
+    // Another agent's transcript (no prompt ids), or none the daemon can read: the ledger's word.
+    expect(startedPromptIds({ records: [user("u1")], ledger: [ledger("p1")] })).toEqual(new Set(["p1"]));
+    expect(startedPromptIds({ records: undefined, ledger: [ledger("p1")] })).toEqual(new Set(["p1"]));
   });
 
   it("reports never-started prompts as interrupted terminals with their text", () => {

@@ -1,9 +1,8 @@
-// What became of the prompts a session's journal holds, as pure rules over its entries and the agent's prompt
-// ledger (which gets an entry, first thing, for every prompt the agent starts). A prompt the daemon accepted
-// and nothing closed is either still with this daemon (queued or running) or was cut off by a crash: a load
-// from disk tells which by the ledger, and reports the ones the agent never started, with their text, so a
-// client can offer to send them again (never rerun by itself).
-import type { LedgerEntry } from "@qwen-daemon/core";
+// What became of the prompts a session's journal holds, as pure rules over its entries, the agent's transcript
+// and its prompt ledger. A prompt the daemon accepted and nothing closed is either still with this daemon
+// (queued or running) or was cut off by a crash: a load from disk tells which, and reports the ones the agent
+// never started, with their text, so a client can offer to send them again (never rerun by itself).
+import type { LedgerEntry, TranscriptRecord } from "@qwen-daemon/core";
 import type { AcceptedPrompt, NeverStartedPrompt, PromptJournalEntry } from "./prompt-record.js";
 import type { PromptTerminal } from "./prompt-terminals.js";
 
@@ -19,16 +18,33 @@ export function openPrompts(entries: readonly PromptJournalEntry[]): AcceptedPro
 }
 
 /**
+ * The prompts the agent started, as far as disk tells. Started means the model could have seen it: its user
+ * message is in the transcript (our agent records it, with the prompt id, before the model is called). A
+ * transcript that holds no user message at all had nothing started; one whose user messages carry no prompt
+ * ids (another agent's), or none the daemon can read, leaves it to the agent's ledger, which has an entry for
+ * every prompt the agent began (a prompt cut off between that entry and its user message then counts as started).
+ */
+export function startedPromptIds(disk: {
+  records: readonly TranscriptRecord[] | undefined;
+  ledger: readonly LedgerEntry[];
+}): ReadonlySet<string> {
+  const users = (disk.records ?? []).filter((r) => r.type === "user");
+  if (disk.records !== undefined && users.length === 0) return new Set();
+  const recorded = users.flatMap((r) => (r.type === "user" && r.promptId !== undefined ? [r.promptId] : []));
+  if (recorded.length > 0) return new Set(recorded);
+  return new Set(disk.ledger.map((e) => e.promptId));
+}
+
+/**
  * The lines a load from disk appends for the prompts still open (the session is not live, so none is queued
- * here): `settled` for each the agent's ledger knows (it started it; the ledger says how it ended),
- * `never_started` for the others.
+ * here): `settled` for each the agent started (it ran; the ledger says how it ended), `never_started` for the
+ * others.
  */
 export function closingsAtLoad(
   entries: readonly PromptJournalEntry[],
-  ledger: readonly LedgerEntry[],
+  started: ReadonlySet<string>,
   at: string,
 ): PromptJournalEntry[] {
-  const started = new Set(ledger.map((e) => e.promptId));
   return openPrompts(entries).map((p) => ({
     v: 1 as const,
     type: started.has(p.promptId) ? ("settled" as const) : ("never_started" as const),

@@ -56,4 +56,27 @@ describe("promptTerminalsOf", () => {
     expect(terminals[0]?.promptId).toBe("p3");
     expect(terminals.at(-1)?.promptId).toBe(`p${PROMPT_TERMINALS_LIMIT + 2}`);
   });
+
+  it("merges the journal's never-started prompts by time, in place of a ledger entry for the same prompt", () => {
+    const ledger: LedgerEntry[] = [
+      { promptId: "p1", state: "completed", timestamp: at(1) },
+      { promptId: "p2", state: "in_flight", timestamp: at(2) },
+      { promptId: "p2", state: "interrupted", code: "daemon_lost", timestamp: at(4) },
+    ];
+    const never = (promptId: string, when: number) => ({
+      v: 1 as const,
+      promptId,
+      terminal: "interrupted" as const,
+      code: "never_started",
+      text: `text of ${promptId}`,
+      at: Date.parse(at(when)),
+    });
+    expect(
+      promptTerminalsOf(ledger, [never("p2", 5), never("p3", 3)])?.map((t) => [t.promptId, t.code]),
+    ).toEqual([
+      ["p1", undefined],
+      ["p3", "never_started"],
+      ["p2", "never_started"],
+    ]);
+  });
 });

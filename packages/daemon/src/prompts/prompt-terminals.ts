@@ -52,8 +52,13 @@ export function promptTerminalsOf(
       },
     ];
   });
-  // A stable sort: the ledger's own order stands wherever times tie.
-  const all = others.length === 0 ? terminals : [...terminals, ...others].sort((a, b) => a.at - b.at);
+  // A prompt `others` reports (never started) may have a ledger entry too (begun, cut off before its first
+  // record): the report with its text stands for it. A stable sort keeps the ledger's order where times tie.
+  const reported = new Set(others.map((t) => t.promptId));
+  const all =
+    others.length === 0
+      ? terminals
+      : [...terminals.filter((t) => !reported.has(t.promptId)), ...others].sort((a, b) => a.at - b.at);
   return all.length === 0 ? undefined : all.slice(-PROMPT_TERMINALS_LIMIT);
 }
 

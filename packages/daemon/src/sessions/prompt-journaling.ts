@@ -4,7 +4,13 @@
 // promptTerminals. The journal is compacted as it goes, so it holds what is open plus a bounded report tail.
 import type { LedgerEntry } from "@qwen-daemon/core";
 import { promptNotSaved } from "../http/errors.js";
-import { closingsAtLoad, compactedPromptJournal, neverStartedTerminals } from "../prompts/prompt-fates.js";
+import {
+  closingsAtLoad,
+  compactedPromptJournal,
+  neverStartedTerminals,
+  openPrompts,
+  startedPromptIds,
+} from "../prompts/prompt-fates.js";
 import type { PromptJournalEntry } from "../prompts/prompt-record.js";
 import type { LiveSession } from "./live-session.js";
 import type { SessionContext } from "./session-context.js";
@@ -69,21 +75,28 @@ export async function journalClosed(
 
 /**
  * On a load from disk (the session is not live here, so nothing of it is queued): closes the prompts a crash
- * left open by the agent's ledger, compacts the journal, and returns the never-started ones as terminals.
- * Never throws (logged): a journal that cannot be read costs the client this report, not the load.
+ * left open (startedPromptIds tells which the agent started; `neverSaved`: the agent had no record of the
+ * session at all, so none), compacts the journal, and returns the never-started ones as terminals. Never
+ * throws (logged): a journal that cannot be read costs the client this report, not the load.
  */
 export async function closeOpenPromptsAtLoad(
-  ctx: Journaling,
+  ctx: Journaling & Pick<SessionContext, "store">,
   cwd: string,
   sessionId: string,
   ledger: readonly LedgerEntry[],
+  neverSaved: boolean,
 ): Promise<ReturnType<typeof neverStartedTerminals>> {
   const { promptJournal, log } = ctx.options;
   try {
     const { entries, corruptLines } = await promptJournal.read(cwd, sessionId);
     if (corruptLines > 0)
       log(`qwen serve: prompt journal of ${sessionId}: ${corruptLines} corrupt line(s) skipped`);
-    const closings = closingsAtLoad(entries, ledger, iso(ctx));
+    if (openPrompts(entries).length === 0) return neverStartedTerminals(entries);
+    // Read whole only now, after a crash: an open prompt's user message may be far back in a long turn.
+    const started = neverSaved
+      ? new Set<string>()
+      : startedPromptIds({ records: await ctx.store.readRecords(cwd, sessionId), ledger });
+    const closings = closingsAtLoad(entries, started, iso(ctx));
     for (const closing of closings) await promptJournal.append(cwd, closing);
     const all = [...entries, ...closings];
     if (closings.length > 0) await promptJournal.rewrite(cwd, sessionId, compactedPromptJournal);

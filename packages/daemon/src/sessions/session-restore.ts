@@ -76,7 +76,7 @@ async function restoreLive(
       ...(action === "load" ? { compactedReplay: live.replay } : {}),
       hasActivePrompt: attached.hasActivePrompt || admitted,
     },
-    await readPromptTerminals(ctx, cwd, live.sessionId, false),
+    await readPromptTerminals(ctx, cwd, live.sessionId, "live"),
   );
 }
 
@@ -185,6 +185,7 @@ async function restoreFromChild(
       await answersForChild(ctx, cwd, sessionId),
     );
     let response: { _meta?: Meta | null };
+    let origin: "loaded" | "recreated" = "loaded";
     try {
       response =
         action === "load"
@@ -195,13 +196,14 @@ async function restoreFromChild(
       if (refused.status !== 404 || !(await recreateJournaledSession(ctx, child, cwd, sessionId)))
         throw refused;
       response = {};
+      origin = "recreated";
     }
     // Read after the child's load: a load that repairs the session closes its dead prompts in the ledger
     // (daemon_lost) before answering. Read before the restore prompt is admitted, so an original prompt
     // that the restore is about to take over is reported (by its absence) the same way every time.
     const [persisted, terminals] = await Promise.all([
       readPersistedSession(ctx, cwd, sessionId),
-      readPromptTerminals(ctx, cwd, sessionId, true),
+      readPromptTerminals(ctx, cwd, sessionId, origin),
     ]);
     if (session.phase === "ended") throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
     if (persisted !== undefined) session.adoptPersisted(persisted);
@@ -245,8 +247,9 @@ function withMeta(...parts: (Meta | undefined)[]): Meta | undefined {
 
 /**
  * The recent prompt terminals on disk: the agent's ledger, and the prompts this daemon accepted that the agent
- * never started (its prompt journal). On a load from disk (`fromDisk`) the journal's open prompts are judged
- * first (prompt-journaling.ts); a live session's are still queued here and are not. A ledger that cannot be
+ * never started (its prompt journal). On a load from disk the journal's open prompts are judged first
+ * (prompt-journaling.ts; a session the agent had to create again started none); a live session's are still
+ * queued here and are not. A ledger that cannot be
  * read costs the client this hint, not the load it asked for (the reference reads it the same way): logged,
  * and only the journal's report is given.
  */
@@ -254,7 +257,7 @@ async function readPromptTerminals(
   ctx: SessionContext,
   cwd: string,
   sessionId: string,
-  fromDisk: boolean,
+  origin: "live" | "loaded" | "recreated",
 ): Promise<PromptTerminal[] | undefined> {
   let ledger: LedgerEntry[] | undefined;
   try {
@@ -263,8 +266,8 @@ async function readPromptTerminals(
     ctx.options.log(`qwen serve: reading the prompt ledger of ${sessionId} failed: ${String(error)}`);
   }
   const neverStarted =
-    fromDisk && ledger !== undefined
-      ? await closeOpenPromptsAtLoad(ctx, cwd, sessionId, ledger)
+    origin !== "live" && ledger !== undefined
+      ? await closeOpenPromptsAtLoad(ctx, cwd, sessionId, ledger, origin === "recreated")
       : await reportedNeverStarted(ctx, cwd, sessionId);
   return promptTerminalsOf(ledger ?? [], neverStarted);
 }

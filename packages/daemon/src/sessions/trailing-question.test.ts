@@ -40,4 +40,19 @@ describe("trailingQuestionCalls", () => {
     expect(trailingQuestionCalls([model("m1", [ask("q1")]), user])).toEqual([]);
     expect(trailingQuestionCalls([])).toEqual([]);
   });
+
+  it("leaves out the calls a partly written batch already answers, and nothing once a prompt follows", () => {
+    const result: TranscriptRecord = {
+      ...base,
+      uuid: "t1",
+      type: "tool_result",
+      message: {
+        role: "user",
+        parts: [{ functionResponse: { id: "q1", name: "ask_user_question", response: { output: "x" } } }],
+      },
+    };
+    const batch = model("m1", [ask("q1"), ask("q2")]);
+    expect(trailingQuestionCalls([batch, result, system]).map((c) => c.id)).toEqual(["q2"]);
+    expect(trailingQuestionCalls([batch, result, user])).toEqual([]);
+  });
 });
