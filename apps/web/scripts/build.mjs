@@ -25,6 +25,8 @@ await build({
   legalComments: "linked",
   logLevel: "warning",
   entryNames: "[name]",
+  // The contract (@qwen-daemon/core/protocol) is bundled from its sources: only the constants the page uses.
+  conditions: ["source"],
 });
 // esbuild names a CSS entry after its own name; the page links app.css.
 copyFileSync(join(dist, "app-style.css"), join(dist, "app.css"));

@@ -1,6 +1,7 @@
 // Whether the session is busy (a prompt running or queued), from the events the daemon sends. Decides
 // when "Stop" makes sense. Pure: feed it events, ask `busy`.
 import type { DaemonEvent } from "../net/daemon-event.js";
+import { record, text } from "../net/read.js";
 
 const TERMINAL = new Set(["turn_complete", "turn_error", "prompt_cancelled", "pending_prompt_completed"]);
 const STARTING = new Set(["pending_prompt_added", "pending_prompt_started"]);
@@ -24,8 +25,12 @@ export class ActivePrompts {
   }
 
   /** @returns busy afterwards */
-  observe(event: Pick<DaemonEvent, "type" | "promptId" | "data">): boolean {
-    const promptId = event.promptId ?? event.data?.promptId;
+  observe(event: {
+    type: DaemonEvent["type"] | string;
+    promptId?: string | undefined;
+    data?: unknown;
+  }): boolean {
+    const promptId = event.promptId ?? text(record(event.data)?.promptId);
     if (TERMINAL.has(event.type)) {
       if (typeof promptId === "string") this.#ids.delete(promptId);
       // Turns end one at a time; an id-less terminal (or one for the prompt we only knew as "active")

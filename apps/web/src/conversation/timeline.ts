@@ -1,7 +1,8 @@
 // The conversation as a list of items, built from ACP `session/update` notifications (live or replayed)
 // plus lines of our own (notices, errors, the answers given to the agent's questions). Pure: the view
 // renders whatever item each call returns, keyed, so streaming chunks and tool updates change in place.
-import type { Loose } from "../net/daemon-event.js";
+import { TOOL_NAME_META_KEY } from "@qwen-daemon/core/protocol";
+import { list, record, text } from "../net/read.js";
 import { type FileDiff, toolDiffs, toolOutput } from "./tool-content.js";
 
 export type ToolStatus = "pending" | "in_progress" | "completed" | "failed";
@@ -49,9 +50,10 @@ const CHUNK_KINDS: Record<string, TextItem["kind"]> = {
 
 const STATUSES = new Set<string>(["pending", "in_progress", "completed", "failed"]);
 
-function chunkText(content: Loose): string {
+function chunkText(value: unknown): string {
+  const content = record(value);
   if (content?.type === "text" && typeof content.text === "string") return content.text;
-  if (content?.type === "resource_link") return `[${content.name ?? content.uri}]`;
+  if (content?.type === "resource_link") return `[${String(content.name ?? content.uri)}]`;
   return "";
 }
 
@@ -64,11 +66,13 @@ export class Timeline {
 
   /**
    * Applies one `session/update`; returns the item it created or changed, if any.
-   * @param update  the ACP `update` object (`{ sessionUpdate, ... }`)
+   * @param value  the ACP `update` object (`{ sessionUpdate, ... }`, the contract's SessionUpdatePayload)
    * @param promptId  the prompt the event belongs to, when the daemon said
    */
-  sessionUpdate(update: Loose, promptId?: string): TimelineItem | undefined {
-    const type = update?.sessionUpdate;
+  sessionUpdate(value: unknown, promptId?: string): TimelineItem | undefined {
+    const update = record(value);
+    if (update === undefined) return undefined;
+    const type = update.sessionUpdate;
     const chunkKind = typeof type === "string" ? CHUNK_KINDS[type] : undefined;
     if (chunkKind) {
       const text = chunkText(update.content);
@@ -84,9 +88,11 @@ export class Timeline {
     if (type === "tool_call" || type === "tool_call_update") return this.#tool(update, promptId);
     if (type === "plan" && Array.isArray(update.entries)) {
       this.#open = undefined;
-      const entries = update.entries
-        .filter((e: Loose) => typeof e?.content === "string")
-        .map((e: Loose) => ({ content: e.content, status: String(e.status ?? "pending") }));
+      const entries = list(update.entries).flatMap((value) => {
+        const e = record(value);
+        const content = text(e?.content);
+        return content === undefined ? [] : [{ content, status: String(e?.status ?? "pending") }];
+      });
       return this.#upsert<PlanItem>("plan", { kind: "plan", entries });
     }
     return undefined;
@@ -114,7 +120,7 @@ export class Timeline {
     return item?.kind === "tool" ? item : undefined;
   }
 
-  #tool(update: Loose, promptId: string | undefined): ToolItem {
+  #tool(update: Readonly<Record<string, unknown>>, promptId: string | undefined): ToolItem {
     this.#open = undefined;
     const toolCallId = String(update.toolCallId ?? "");
     const key = `tool:${toolCallId}`;
@@ -124,7 +130,7 @@ export class Timeline {
       patch.status = update.status as ToolStatus;
     }
     if (typeof update.kind === "string") patch.toolKind = update.kind;
-    const toolName = update._meta?.toolName;
+    const toolName = record(update._meta)?.[TOOL_NAME_META_KEY];
     if (typeof toolName === "string") patch.toolName = toolName;
     if (update.rawInput !== undefined) patch.rawInput = update.rawInput;
     if (Array.isArray(update.content)) {

@@ -1,40 +1,41 @@
-import type { Loose } from "../net/daemon-event.js";
 // What an ACP tool call carries, read for people: its text output, the file diffs it proposes or made,
 // the shell command it runs (and where), and a plain word for its kind instead of the protocol's.
+import { ASK_USER_QUESTION_TOOL } from "@qwen-daemon/core/protocol";
+import { list, record, text } from "../net/read.js";
 
 export type FileDiff = { path: string; oldText: string | null; newText: string };
 export type CommandInfo = { command: string; cwd: string | undefined };
 
 /** Text blocks of ACP tool-call content, joined; diffs and terminals are not text. */
 export function toolOutput(content: unknown): string {
-  if (!Array.isArray(content)) return "";
   const parts: string[] = [];
-  for (const block of content) {
-    if (block?.type === "content" && block.content?.type === "text") parts.push(String(block.content.text));
+  for (const value of list(content)) {
+    const block = record(value);
+    const inner = record(block?.content);
+    if (block?.type === "content" && inner?.type === "text") parts.push(String(inner.text));
   }
   return parts.join("\n\n");
 }
 
 export function toolDiffs(content: unknown): FileDiff[] {
-  if (!Array.isArray(content)) return [];
-  return content
-    .filter((b) => b?.type === "diff" && typeof b.newText === "string")
-    .map((b) => ({
-      path: typeof b.path === "string" ? b.path : "file",
-      oldText: typeof b.oldText === "string" ? b.oldText : null,
-      newText: b.newText,
-    }));
+  return list(content).flatMap((value) => {
+    const b = record(value);
+    const newText = text(b?.newText);
+    if (b?.type !== "diff" || newText === undefined) return [];
+    return [{ path: text(b.path) ?? "file", oldText: text(b.oldText) ?? null, newText }];
+  });
 }
 
 /**
  * The shell command of an `execute` tool call and the folder it runs in: the call's `directory`
  * argument resolved against the workspace (the agent runs commands in the workspace by default).
  */
-export function commandOf(toolCall: Loose, workspace: string | undefined): CommandInfo | undefined {
-  const input = toolCall?.rawInput;
-  if (typeof input?.command !== "string" || input.command.trim() === "") return undefined;
-  const dir = typeof input.directory === "string" && input.directory !== "" ? input.directory : undefined;
-  return { command: input.command, cwd: resolveDir(workspace, dir) };
+export function commandOf(toolCall: unknown, workspace: string | undefined): CommandInfo | undefined {
+  const input = record(record(toolCall)?.rawInput);
+  const command = text(input?.command);
+  if (command === undefined || command.trim() === "") return undefined;
+  const dir = text(input?.directory) || undefined;
+  return { command, cwd: resolveDir(workspace, dir) };
 }
 
 function resolveDir(workspace: string | undefined, dir: string | undefined): string | undefined {
@@ -65,14 +66,16 @@ const KIND_WORDS: Record<string, string> = {
 
 /** A person's word for a tool call's kind (the protocol says `think` for a question, `edit` for a write). */
 export function kindWord(toolKind: string | undefined, toolName: string | undefined): string {
-  if (toolName === "ask_user_question") return "Question";
+  if (toolName === ASK_USER_QUESTION_TOOL) return "Question";
   return KIND_WORDS[toolKind ?? "other"] ?? "Tool";
 }
 
 /** Paths a tool call names (ACP `locations`). */
-export function locationsOf(toolCall: Loose): string[] {
-  if (!Array.isArray(toolCall?.locations)) return [];
-  return toolCall.locations.map((l: Loose) => l?.path).filter((p: unknown) => typeof p === "string");
+export function locationsOf(toolCall: unknown): string[] {
+  return list(record(toolCall)?.locations).flatMap((l) => {
+    const path = text(record(l)?.path);
+    return path === undefined ? [] : [path];
+  });
 }
 
 /** A tool title or path with the workspace prefix dropped ("Write /ws/a.md" reads "Write a.md"). */

@@ -1,7 +1,9 @@
 // ask_user_question cards: what the questions are, and the vote body that answers them. The daemon
 // expects `answers` keyed by question index ("0", "1", ...), each a free-text string; a multi-select
 // answer is its labels joined with ", " (what the reference CLI sends), an "Other" answer is the text typed.
-import type { Loose, PermissionOption, PermissionRequest } from "../net/daemon-event.js";
+import { isQuestionToolCall, QUESTIONS_META_KEY, toolCallQuestions } from "@qwen-daemon/core/protocol";
+import type { PermissionOption, PermissionRequest } from "../net/daemon-event.js";
+import { list, record, text } from "../net/read.js";
 
 export type { PermissionOption, PermissionRequest };
 export type QuestionOption = { label: string; description?: string | undefined };
@@ -26,27 +28,19 @@ export const ANSWER_SEPARATOR = ", ";
  */
 export function questionsOf(request: PermissionRequest): Question[] {
   const call = request.toolCall ?? {};
-  const meta = call._meta ?? {};
-  const isQuestion =
-    meta.qwenInteractionKind === "user_question" ||
-    meta.toolName === "ask_user_question" ||
-    Array.isArray(meta.qwenQuestions);
+  const isQuestion = isQuestionToolCall(call) || Array.isArray(record(call._meta)?.[QUESTIONS_META_KEY]);
   if (!isQuestion) return [];
-  const raw = Array.isArray(meta.qwenQuestions) ? meta.qwenQuestions : call.rawInput?.questions;
-  if (!Array.isArray(raw)) return [];
-  return raw
-    .filter((q) => q && typeof q.question === "string" && Array.isArray(q.options))
-    .map((q) => ({
-      question: q.question,
-      header: typeof q.header === "string" ? q.header : undefined,
-      options: q.options
-        .filter((o: Loose) => o && typeof o.label === "string")
-        .map((o: Loose) => ({
-          label: o.label,
-          description: typeof o.description === "string" ? o.description : undefined,
-        })),
-      multiSelect: q.multiSelect === true,
-    }));
+  return (toolCallQuestions(call) ?? []).flatMap((value) => {
+    const q = record(value);
+    const question = text(q?.question);
+    if (q === undefined || question === undefined || !Array.isArray(q.options)) return [];
+    const options = list(q.options).flatMap((item) => {
+      const o = record(item);
+      const label = text(o?.label);
+      return label === undefined ? [] : [{ label, description: text(o?.description) }];
+    });
+    return [{ question, header: text(q.header), options, multiSelect: q.multiSelect === true }];
+  });
 }
 
 /** The text of one question's answer, or undefined when nothing usable was chosen. */

@@ -1,6 +1,8 @@
 // What the agent waits on, as the page shows it: a question, an edit, a command or another tool, with the
 // identity that survives a restart. A re-asked question gets a new request id but is the same question
 // (same tool call, same words), so drafts and "asked again" are matched by `key`, never by request id.
+
+import { TOOL_NAME_META_KEY } from "@qwen-daemon/core/protocol";
 import {
   type CommandInfo,
   commandOf,
@@ -10,6 +12,7 @@ import {
   toolOutput,
 } from "../conversation/tool-content.js";
 import type { PermissionRequest } from "../net/daemon-event.js";
+import { record } from "../net/read.js";
 import { type Question, questionsOf } from "./answers.js";
 
 export type InteractionKind = "question" | "edit" | "command" | "tool";
@@ -56,7 +59,7 @@ export function interactionOf(
     kind,
     request,
     questions,
-    title: String(call.title ?? call._meta?.toolName ?? "A tool call"),
+    title: String(call.title ?? record(call._meta)?.[TOOL_NAME_META_KEY] ?? "A tool call"),
     diffs,
     command,
     locations: locationsOf(call),

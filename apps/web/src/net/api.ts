@@ -1,4 +1,5 @@
-import type { Loose } from "./daemon-event.js";
+import { CLIENT_ID_HEADER } from "@qwen-daemon/core/protocol";
+import { record } from "./read.js";
 // The daemon's REST calls. Every request carries the bearer token (from `#token=` in the URL) and, when
 // we have one for the session, our client id. Failures become ApiError with the daemon's `error`/`code`;
 // a request that never reached the daemon (it is down, the network dropped) is an UnreachableError, so the
@@ -22,8 +23,11 @@ export class UnreachableError extends Error {
 }
 
 export type Api = {
-  /** Resolves with the parsed JSON body (`{}` for an empty one); rejects with ApiError / UnreachableError. */
-  request<T = Loose>(method: string, path: string, body?: unknown, clientId?: string): Promise<T>;
+  /**
+   * Resolves with the parsed JSON body (`{}` for an empty one), typed as the route's answer in the contract
+   * (`T`, e.g. AttachResponse); rejects with ApiError / UnreachableError.
+   */
+  request<T = unknown>(method: string, path: string, body?: unknown, clientId?: string): Promise<T>;
   /** Headers for any daemon request (also used by the event stream). */
   headers(clientId: string | undefined): Record<string, string>;
 };
@@ -47,11 +51,11 @@ export function createApi(options: { fetch: typeof fetch; token?: string | undef
   const headers = (clientId: string | undefined): Record<string, string> => {
     const h: Record<string, string> = {};
     if (options.token) h.authorization = `Bearer ${options.token}`;
-    if (clientId) h["x-qwen-client-id"] = clientId;
+    if (clientId) h[CLIENT_ID_HEADER.toLowerCase()] = clientId;
     return h;
   };
 
-  const request = async (method: string, path: string, body?: unknown, clientId?: string) => {
+  const request = async <T>(method: string, path: string, body?: unknown, clientId?: string): Promise<T> => {
     const h = headers(clientId);
     if (body !== undefined) h["content-type"] = "application/json";
     let res: Response;
@@ -67,17 +71,19 @@ export function createApi(options: { fetch: typeof fetch; token?: string | undef
     } catch (error) {
       throw new UnreachableError(error instanceof Error ? error.message : String(error));
     }
-    let data: Loose;
+    let data: unknown;
     try {
       data = text ? JSON.parse(text) : {};
     } catch {
       data = { error: text };
     }
     if (!res.ok) {
-      const message = typeof data?.error === "string" ? data.error : `${res.status} ${res.statusText}`;
-      throw new ApiError(res.status, message, typeof data?.code === "string" ? data.code : undefined, data);
+      // The contract's ErrorBody: `error`, and a `code` a client may act on.
+      const error = record(data);
+      const message = typeof error?.error === "string" ? error.error : `${res.status} ${res.statusText}`;
+      throw new ApiError(res.status, message, typeof error?.code === "string" ? error.code : undefined, data);
     }
-    return data;
+    return data as T;
   };
 
   return { request, headers };

@@ -2,6 +2,7 @@
 // cursor (last `id:`) and the id sequence's epoch, reconnects with `Last-Event-ID` +
 // `X-Qwen-Event-Epoch` after a drop, and hands back to the caller whatever a reconnect cannot fix:
 // the session is gone (404), ids restarted (resync), the token is wrong (401).
+import { EVENT_EPOCH_HEADER, LAST_EVENT_ID_HEADER } from "@qwen-daemon/core/protocol";
 import type { DaemonEvent } from "./daemon-event.js";
 import { type SseMessage, SseParser } from "./sse-parser.js";
 
@@ -131,7 +132,8 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       return;
     }
     if (typeof event !== "object" || event === null) return;
-    if (!event.type) event.type = message.event;
+    // The frame's own `type` is what the contract has; the SSE `event:` line stands in for a frame without one.
+    if (!event.type) (event as { type: string }).type = message.event;
     if (event.type === "state_resync_required") {
       finish({ kind: "resync", reason: String(event.data?.reason ?? "state_resync_required") });
       return;
@@ -151,8 +153,8 @@ export function openEventStream(options: EventStreamOptions): EventStream {
     while (!ended) {
       options.onState?.(attempt === 0 ? "connecting" : "reconnecting");
       const headers: Record<string, string> = { accept: "text/event-stream", ...options.headers() };
-      if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
-      if (epoch !== undefined) headers["x-qwen-event-epoch"] = epoch;
+      if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER.toLowerCase()] = String(lastEventId);
+      if (epoch !== undefined) headers[EVENT_EPOCH_HEADER.toLowerCase()] = epoch;
       let retryAfterMs: number | undefined;
       let unreachable: string | undefined;
       try {
@@ -164,7 +166,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
         if (res.status === 404) return finish({ kind: "gone", status: 404 });
         if (res.status === 401) return finish({ kind: "unauthorized", status: 401 });
         if (res.ok && res.body) {
-          const served = res.headers.get("x-qwen-event-epoch") ?? undefined;
+          const served = res.headers.get(EVENT_EPOCH_HEADER) ?? undefined;
           if (epoch !== undefined && served !== undefined && served !== epoch && lastEventId !== undefined) {
             // Ids restarted (new daemon or re-created session): our cursor means nothing there.
             await res.body.cancel();

@@ -1,16 +1,17 @@
 // How an ended question or approval reads in the conversation: what was decided, by whom, with which
 // answers. Pure: from the `permission_resolved` data (or our own vote) and the interaction it ends.
+import type { DaemonEventData, DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { AnsweredBy, AnswerItem } from "../conversation/timeline.js";
 import { answerLines, isApproval, optionLabel } from "../interactions/answers.js";
 import type { Interaction } from "../interactions/interaction.js";
 
-export type Resolution = {
-  outcome?: { outcome?: string; optionId?: string };
-  voterClientId?: string;
-  answers?: Record<string, unknown>;
-  reason?: string;
-  source?: string;
-};
+/** What ended it: the contract's `permission_resolved` data (or our own vote's), each field as far as known. */
+export type Resolution = Partial<
+  Pick<
+    DaemonEventData<typeof DaemonEventType.permissionResolved>,
+    "outcome" | "voterClientId" | "answers" | "reason" | "source"
+  >
+>;
 
 /** The answer item for `interaction` ended as `resolution`; `ourClientId` tells our votes from others'. */
 export function answerItemFields(

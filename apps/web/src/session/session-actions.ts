@@ -2,6 +2,7 @@
 // what each failure means (the daemon is away: pause and keep the draft; the session was lost: reload it;
 // the request is gone: drop its card). The controller hands each action the little it needs (ActionHost).
 
+import type { PromptAccepted } from "@qwen-daemon/core/protocol";
 import type { PermissionOption } from "../interactions/answers.js";
 import type { Drafts } from "../interactions/drafts.js";
 import { type Api, ApiError, sessionPath } from "../net/api.js";
@@ -29,7 +30,12 @@ export async function sendPrompt(host: ActionHost, text: string): Promise<boolea
   if (!text.trim() || !sessionId || !host.canAct) return false;
   const body = { prompt: [{ type: "text", text }] };
   try {
-    const res = await host.api.request("POST", sessionPath(sessionId, "prompt"), body, host.clientId);
+    const res = await host.api.request<PromptAccepted>(
+      "POST",
+      sessionPath(sessionId, "prompt"),
+      body,
+      host.clientId,
+    );
     if (typeof res.promptId === "string") model.prompts.started(res.promptId);
     host.drafts.setComposer(sessionId, "");
     host.sent(text);

@@ -3,12 +3,19 @@
 // cards) is its SessionModel; views read both and listen to the controller's events; it knows nothing of the
 // DOM. Everything with a side effect (the API, client ids, drafts, the clock, the event stream) is passed
 // in, so tests drive it with fakes.
+
+import type {
+  AttachResponse,
+  CapabilitiesResponse,
+  OpenSessionResponse,
+  TranscriptResponse,
+} from "@qwen-daemon/core/protocol";
 import type { TimelineItem } from "../conversation/timeline.js";
 import type { PermissionOption, Selection } from "../interactions/answers.js";
 import type { Interaction } from "../interactions/interaction.js";
 import { sessionPath } from "../net/api.js";
 import { describe, isUnauthorized, isUnreachable } from "../net/api-errors.js";
-import type { Loose } from "../net/daemon-event.js";
+import type { DaemonEvent } from "../net/daemon-event.js";
 import type { EventStream, StreamEnd } from "../net/event-stream.js";
 import type {
   Banner,
@@ -126,7 +133,7 @@ export class SessionController {
   /** Reads the daemon's capabilities (its workspace). False when it must wait (down, or a token needed). */
   async connect(): Promise<boolean> {
     try {
-      const caps = await this.#deps.api.request("GET", "/capabilities");
+      const caps = await this.#deps.api.request<CapabilitiesResponse>("GET", "/capabilities");
       this.#workspace = typeof caps.workspaceCwd === "string" ? caps.workspaceCwd : undefined;
       if (this.#connection === "down") this.#leaveOutage();
       this.#emit({ type: "status" });
@@ -139,7 +146,9 @@ export class SessionController {
 
   async create(): Promise<boolean> {
     try {
-      const res = await this.#deps.api.request("POST", "/session", { sessionScope: "thread" });
+      const res = await this.#deps.api.request<AttachResponse>("POST", "/session", {
+        sessionScope: "thread",
+      });
       this.#enter(res, NEW_SESSION_TITLE, undefined);
       this.#emit({ type: "list-changed" });
       return true;
@@ -242,7 +251,12 @@ export class SessionController {
     this.#setConnection("opening");
     try {
       const hint = this.#deps.clientIds.get(sessionId) ?? this.#deps.freshClientId();
-      const res = await this.#deps.api.request("POST", sessionPath(sessionId, "load"), {}, hint);
+      const res = await this.#deps.api.request<OpenSessionResponse>(
+        "POST",
+        sessionPath(sessionId, "load"),
+        {},
+        hint,
+      );
       const restarted =
         (reason.kind === "pick" && reason.onDisk) || (reason.kind === "recover" && reason.restarted);
       this.#enter(res, title ?? (sameSession ? this.#title : `Session ${sessionId.slice(0, 8)}`), {
@@ -271,7 +285,12 @@ export class SessionController {
     }
   }
 
-  #enter(res: Loose, title: string, restore: RestoreHint | undefined): void {
+  /** A create (AttachResponse) or a load (OpenSessionResponse, with the replay and the cursor). */
+  #enter(
+    res: AttachResponse & Partial<OpenSessionResponse>,
+    title: string,
+    restore: RestoreHint | undefined,
+  ): void {
     this.#stream?.close();
     this.#stream = undefined;
     this.#watch.stop();
@@ -287,7 +306,7 @@ export class SessionController {
     this.#detail = undefined;
     this.#model = this.#newModel(res.hasActivePrompt === true);
     this.#emit({ type: "reset" });
-    for (const ev of Array.isArray(res.compactedReplay) ? res.compactedReplay : []) this.#apply(ev, false);
+    for (const ev of replayFrames(res.compactedReplay)) this.#apply(ev, false);
     if (restore) this.#model.expectRestore(restore);
     // Resume right after what the response covered; a brand-new session has seen nothing yet (cursor 0).
     this.#subscribe(typeof res.lastEventId === "number" ? res.lastEventId : 0, res.eventEpoch);
@@ -307,7 +326,7 @@ export class SessionController {
     );
   }
 
-  #apply(ev: Loose, live: boolean): void {
+  #apply(ev: DaemonEvent, live: boolean): void {
     const outcome = this.#model.apply(ev, live);
     if (outcome === "closed") this.#dead = true;
     if (outcome === "agent_stopped") {
@@ -399,11 +418,11 @@ export class SessionController {
     if (!sessionId) return;
     try {
       const path = sessionPath(sessionId, "transcript");
-      const res = await this.#deps.api.request("GET", path, undefined, this.#clientId);
+      const res = await this.#deps.api.request<TranscriptResponse>("GET", path, undefined, this.#clientId);
       if (this.#sessionId !== sessionId) return;
       this.#model = this.#newModel(this.#model.prompts.busy);
       this.#emit({ type: "reset" });
-      for (const ev of Array.isArray(res.events) ? res.events : []) this.#apply(ev, false);
+      for (const ev of replayFrames(res.events)) this.#apply(ev, false);
       this.#model.note("notice", "Missed live updates were too old to replay; showing the saved history.");
       this.#subscribe(undefined, undefined);
     } catch (error) {
@@ -484,4 +503,9 @@ export class SessionController {
 function firstLine(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** A replay's frames (a load's `compactedReplay`, a transcript's `events`): session events, typed loosely there. */
+function replayFrames(frames: unknown): DaemonEvent[] {
+  return Array.isArray(frames) ? (frames as DaemonEvent[]) : [];
 }

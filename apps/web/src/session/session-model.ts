@@ -78,48 +78,59 @@ export class SessionModel {
     this.emit({ type: "interaction-changed", interaction });
   }
 
+  /** One frame; its data is read leniently (the type is the contract's claim, not a promise). */
   apply(ev: DaemonEvent, live: boolean): EventOutcome {
-    const d = ev.data ?? {};
     let outcome: EventOutcome;
     switch (ev.type) {
       case "session_update":
-        this.#item(this.timeline.sessionUpdate(d.update, ev.promptId));
+        this.#item(this.timeline.sessionUpdate(ev.data?.update, ev.promptId));
         break;
       case "permission_request":
-        this.#add(d as PermissionRequest, live);
+        if (ev.data) this.#add(ev.data, live);
         break;
       case "permission_resolved":
       case "permission_already_resolved":
-        this.resolve(String(d.requestId), d as Resolution);
+        if (ev.data) this.resolve(String(ev.data.requestId), ev.data);
         break;
       case "permission_partial_vote":
-        this.setCard(d.requestId, {
-          sending: false,
-          status: `${d.votesReceived} of ${d.votesNeeded} votes so far.`,
-        });
+        if (ev.data)
+          this.setCard(ev.data.requestId, {
+            sending: false,
+            status: `${ev.data.votesReceived} of ${ev.data.votesNeeded} votes so far.`,
+          });
         break;
       case "permission_forbidden":
-        this.setCard(d.requestId, {
-          sending: false,
-          error: `Your vote was not accepted (${d.reason ?? "forbidden"}).`,
-        });
+        if (ev.data)
+          this.setCard(ev.data.requestId, {
+            sending: false,
+            error: `Your vote was not accepted (${ev.data.reason ?? "forbidden"}).`,
+          });
         break;
-      case "turn_complete":
-        if (d.stopReason && d.stopReason !== "end_turn") this.note("notice", `Turn ended: ${d.stopReason}.`);
+      case "turn_complete": {
+        const stopReason = ev.data?.stopReason;
+        if (stopReason && stopReason !== "end_turn") this.note("notice", `Turn ended: ${stopReason}.`);
         if (live) this.emit({ type: "announce", text: "The agent finished." });
         break;
-      case "turn_error":
-        this.note("error", `The turn failed: ${d.message ?? "unknown error"}${d.code ? ` (${d.code})` : ""}`);
+      }
+      case "turn_error": {
+        const d = ev.data;
+        this.note(
+          "error",
+          `The turn failed: ${d?.message ?? "unknown error"}${d?.code ? ` (${d.code})` : ""}`,
+        );
         if (live) this.emit({ type: "announce", text: "The turn failed." });
         break;
+      }
       case "prompt_cancelled":
         this.note("notice", "Stopped.");
         break;
-      case "session_died":
+      case "session_died": {
+        const reason = ev.data?.reason;
         this.#dropAll();
-        this.note("error", `The agent process for this session stopped${d.reason ? ` (${d.reason})` : ""}.`);
+        this.note("error", `The agent process for this session stopped${reason ? ` (${reason})` : ""}.`);
         outcome = "agent_stopped";
         break;
+      }
       case "session_closed":
         this.#dropAll();
         this.note("notice", "This session was closed.");

@@ -1,6 +1,7 @@
 // The workspace's sessions as the sidebar shows them: pages of `GET /workspace/:cwd/sessions`, refreshed
 // after events that change them, with display names kept across listings (a session reloaded after a
 // restart names itself only at its next prompt) and what this browser remembers of waiting sessions.
+import type { SessionListPage } from "@qwen-daemon/core/protocol";
 import type { Api } from "../net/api.js";
 import { describe, isUnauthorized, isUnreachable } from "../net/api-errors.js";
 import type { Clock } from "../session/controller-types.js";
@@ -52,12 +53,12 @@ export class SessionDirectory {
     if (!workspace) return;
     const cursor = more && this.nextCursor ? `&cursor=${encodeURIComponent(this.nextCursor)}` : "";
     try {
-      const page = await this.api.request(
+      const page = await this.api.request<Partial<SessionListPage>>(
         "GET",
         `/workspace/${encodeURIComponent(workspace)}/sessions?size=${SESSION_PAGE}${cursor}`,
       );
-      const fresh: SessionSummary[] = (Array.isArray(page.sessions) ? page.sessions : []).map(
-        (s: SessionSummary) => this.#withKnownName(s),
+      const fresh: SessionSummary[] = (Array.isArray(page.sessions) ? page.sessions : []).map((s) =>
+        this.#withKnownName(s),
       );
       this.memory.observeListing(fresh);
       this.sessions = more ? [...this.sessions, ...fresh.filter((s) => !this.find(s.sessionId))] : fresh;

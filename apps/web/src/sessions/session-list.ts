@@ -1,24 +1,9 @@
 // How a session summary (from `GET /workspace/:cwd/sessions`) reads in the list: a title, and what it
 // waits for in words (each with a tone the view colours and an icon that only repeats the words).
 
-export type SessionSummary = {
-  sessionId: string;
-  displayName?: string;
-  createdAt?: string;
-  updatedAt?: string;
-  live?: boolean;
-  clientCount?: number;
-  hasActivePrompt?: boolean;
-  isWaitingForPermission?: boolean;
-  isWaitingForUserQuestion?: boolean;
-  hasTurnError?: boolean;
-  turnError?: unknown;
-  /**
-   * What a session that is only on disk holds unanswered (issue 13 adds it to the listing): "user_question",
-   * "exec", "edit", "mcp", ... Read when present.
-   */
-  pendingOnDisk?: string[];
-};
+import type { SessionSummary } from "../net/daemon-event.js";
+
+export type { SessionSummary };
 
 export type BadgeTone = "ask" | "busy" | "error" | "live";
 export type BadgeIcon = "question" | "approval" | "working" | "failed" | "live";

@@ -1,7 +1,7 @@
 // Test doubles for the session controller: an API whose routes a test scripts, event streams the test
 // drives by hand, and a clock whose timers run only when the test says so.
 import { type Api, ApiError, UnreachableError } from "../net/api.js";
-import type { DaemonEvent, Loose } from "../net/daemon-event.js";
+import type { DaemonEvent } from "../net/daemon-event.js";
 import type { EventStream, StreamEnd, StreamState } from "../net/event-stream.js";
 import type { Clock, StreamOptions } from "../session/controller-types.js";
 
@@ -19,7 +19,7 @@ export class FakeApi implements Api {
     return this;
   }
 
-  async request(method: string, path: string, body?: unknown, clientId?: string): Promise<Loose> {
+  async request<T>(method: string, path: string, body?: unknown, clientId?: string): Promise<T> {
     const call = { method, path, body, clientId };
     this.calls.push(call);
     await Promise.resolve();
@@ -28,7 +28,7 @@ export class FakeApi implements Api {
     if (!route) throw new ApiError(404, `No route ${method} ${path}`, undefined, {});
     const out = route(call);
     if (out instanceof Error) throw out;
-    return out;
+    return out as T;
   }
 
   headers(clientId: string | undefined): Record<string, string> {
@@ -57,8 +57,9 @@ export class FakeStream implements EventStream {
   wake() {
     this.wakes += 1;
   }
+  /** A frame as the daemon would send it; tests may send any type and data (the page must cope). */
   emit(type: string, data: unknown = {}, extra: Partial<DaemonEvent> = {}) {
-    this.options.onEvent({ type, data, ...extra });
+    this.options.onEvent({ type, data, ...extra } as DaemonEvent);
   }
   state(state: StreamState, detail?: string) {
     this.options.onState?.(state, detail);

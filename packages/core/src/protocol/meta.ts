@@ -97,3 +97,24 @@ export function toolCallMeta(toolName: string, question?: { questions: unknown }
       : {}),
   };
 }
+
+const asRecord = (value: unknown): Meta | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Meta) : undefined;
+
+/** A question's tool call (ask_user_question): marked so by its interaction kind or its tool name. */
+export function isQuestionToolCall(toolCall: Readonly<Record<string, unknown>>): boolean {
+  const meta = asRecord(toolCall._meta);
+  return (
+    meta !== undefined &&
+    (meta[INTERACTION_KIND_META_KEY] === USER_QUESTION_INTERACTION ||
+      meta[TOOL_NAME_META_KEY] === ASK_USER_QUESTION_TOOL)
+  );
+}
+
+/** The questions a tool call carries: its `_meta` questions, else the tool's `questions` argument. */
+export function toolCallQuestions(toolCall: Readonly<Record<string, unknown>>): unknown[] | undefined {
+  const fromMeta = asRecord(toolCall._meta)?.[QUESTIONS_META_KEY];
+  if (Array.isArray(fromMeta)) return fromMeta;
+  const fromInput = asRecord(toolCall.rawInput)?.questions;
+  return Array.isArray(fromInput) ? fromInput : undefined;
+}

@@ -2,6 +2,7 @@
 // SDK needs a params parser to register a custom method; a request that fails it is answered -32602 before any
 // handler runs. Standard ACP methods are the SDK's (`methods` of @agentclientprotocol/sdk).
 import { z } from "zod";
+import { OfferedPermissionOption, PermissionToolCall } from "./permission.js";
 
 /** The names qwen's daemons send (the reference daemon and ours). */
 export const ExtensionMethod = {
@@ -48,3 +49,19 @@ export type TurnInterruption = z.infer<typeof TurnInterruption>;
 /** The child's answer to `sessionContinue`: whether it will continue, and what it found. */
 export const ContinueDecision = z.object({ accepted: z.boolean(), interruption: TurnInterruption });
 export type ContinueDecision = z.infer<typeof ContinueDecision>;
+
+/** An ACP `session/update` payload, relayed as the child sent it (unknown fields pass through to clients). */
+export const SessionUpdatePayload = z.looseObject({ sessionUpdate: z.string() });
+export type SessionUpdatePayload = z.infer<typeof SessionUpdatePayload>;
+
+/** `session/update` params as the daemon reads and relays them. */
+export const SessionUpdateParams = z.looseObject({ sessionId: z.string(), update: SessionUpdatePayload });
+export type SessionUpdateParams = z.infer<typeof SessionUpdateParams>;
+
+/** `session/request_permission` params as the daemon reads and relays them. */
+export const PermissionRequestParams = z.looseObject({
+  sessionId: z.string(),
+  toolCall: PermissionToolCall,
+  options: z.array(OfferedPermissionOption),
+});
+export type PermissionRequestParams = z.infer<typeof PermissionRequestParams>;

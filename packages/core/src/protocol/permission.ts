@@ -15,6 +15,24 @@ export const PermissionOption = z.object({
 });
 export type PermissionOption = z.infer<typeof PermissionOption>;
 
+/**
+ * An option as a child offers it in `session/request_permission`, read loosely at the boundary: the daemon
+ * relays options to clients exactly as the child sent them.
+ */
+export const OfferedPermissionOption = z.looseObject({
+  optionId: z.string(),
+  name: z.string(),
+  kind: z.string(),
+});
+export type OfferedPermissionOption = z.infer<typeof OfferedPermissionOption>;
+
+/**
+ * The tool call of a permission request, as the child sent it (PROTOCOL.md "ACP between daemon and child"):
+ * `title`, `kind`, `content`, `locations`, `rawInput` and the `_meta` of meta.ts ride along unchecked.
+ */
+export const PermissionToolCall = z.looseObject({ toolCallId: z.string() });
+export type PermissionToolCall = z.infer<typeof PermissionToolCall>;
+
 /** The `outcome` of a vote body: pick an offered option, or cancel. */
 export const VoteOutcome = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("selected"), optionId: z.string().min(1) }),

@@ -1,7 +1,8 @@
 // What the model and the UI see of an ask_user_question call: the tool result texts (exact, PROTOCOL.md
 // "What the model receives") and the confirmation title.
+import { ASK_USER_QUESTION_TOOL } from "../protocol/meta.js";
 
-export const ASK_USER_QUESTION_TOOL_NAME = "ask_user_question";
+export const ASK_USER_QUESTION_TOOL_NAME = ASK_USER_QUESTION_TOOL;
 
 /** The generic text for a tool whose permission request the user cancelled. */
 export function toolCanceledByUserText(toolName: string): string {

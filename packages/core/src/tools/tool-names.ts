@@ -1,7 +1,9 @@
 // Built-in tool names, as the model sees them; they match the reference implementation's names
 // (except `grep`, which the reference calls `grep_search`; our issue names it `grep`).
+import { ASK_USER_QUESTION_TOOL } from "../protocol/meta.js";
+
 export const BuiltinToolName = {
-  askUserQuestion: "ask_user_question",
+  askUserQuestion: ASK_USER_QUESTION_TOOL,
   readFile: "read_file",
   writeFile: "write_file",
   edit: "edit",

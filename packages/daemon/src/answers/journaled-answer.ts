@@ -2,6 +2,7 @@
 // journaled answer applies to a question the child re-hangs after a restart.
 import { createHash } from "node:crypto";
 import { functionCallsOf, functionResponsesOf, type TranscriptRecord } from "@qwen-daemon/core";
+import { isQuestionToolCall, toolCallQuestions } from "@qwen-daemon/core/protocol";
 import type { PermissionDecision } from "../permission/vote.js";
 import type { AnswerEntry, JournalEntry, WithdrawnEntry } from "./answer-record.js";
 
@@ -13,10 +14,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** An ask_user_question request (PROTOCOL.md: `_meta.qwenInteractionKind` or `_meta.toolName`). */
 export function isUserQuestion(toolCall: Record<string, unknown>): boolean {
-  const meta = toolCall._meta;
-  return (
-    isRecord(meta) && (meta.qwenInteractionKind === "user_question" || meta.toolName === "ask_user_question")
-  );
+  return isQuestionToolCall(toolCall);
 }
 
 /** The question's tool call id, when the request is a question that has one. */
@@ -30,12 +28,7 @@ export function questionCallId(toolCall: Record<string, unknown>): string | unde
  * the same saved arguments, so it has the same key; a model that reuses a call id for another question does not.
  */
 export function questionsKeyOf(toolCall: Record<string, unknown>): string | undefined {
-  const meta = isRecord(toolCall._meta) ? toolCall._meta : {};
-  const questions = Array.isArray(meta.qwenQuestions)
-    ? meta.qwenQuestions
-    : isRecord(toolCall.rawInput) && Array.isArray(toolCall.rawInput.questions)
-      ? toolCall.rawInput.questions
-      : undefined;
+  const questions = toolCallQuestions(toolCall);
   if (questions === undefined) return undefined;
   return createHash("sha256").update(canonicalJson(questions)).digest("hex");
 }

@@ -3,32 +3,17 @@
 // pass through to HTTP clients untouched) and reports the child's death exactly once.
 import * as acp from "@agentclientprotocol/sdk";
 import {
+  type ContentBlock,
   type ContinueDecision,
   DRAIN_MID_TURN_QUEUE_METHOD,
   DRAINED_MID_TURN_QUEUE,
   ExtensionMethod,
   type Meta,
+  PermissionRequestParams,
   type PermissionResponse,
+  SessionUpdateParams,
 } from "@qwen-daemon/core/protocol";
-import { z } from "zod";
 import type { ChildChannel, ChildExit } from "./channel.js";
-
-/** `session/update` params as the daemon relays them. */
-export const SessionUpdateParams = z.looseObject({
-  sessionId: z.string(),
-  update: z.looseObject({ sessionUpdate: z.string() }),
-});
-export type SessionUpdateParams = z.infer<typeof SessionUpdateParams>;
-
-/** `session/request_permission` params as the daemon relays them. */
-export const PermissionRequestParams = z.looseObject({
-  sessionId: z.string(),
-  toolCall: z.looseObject({ toolCallId: z.string() }),
-  options: z.array(z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() })),
-});
-export type PermissionRequestParams = z.infer<typeof PermissionRequestParams>;
-
-export type ContentBlock = Record<string, unknown> & { type: string };
 
 export type LoadResult = { _meta?: Meta | null } & Record<string, unknown>;
 export type PromptResult = { stopReason: string; _meta?: Meta | null } & Record<string, unknown>;

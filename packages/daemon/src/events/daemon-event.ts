@@ -1,5 +1,7 @@
-/** Version stamped on every frame (`v`), so clients can reject a future incompatible shape. */
-export const EVENT_SCHEMA_VERSION = 1 as const;
+// Events as the bus stores and streams them. The envelope is the wire contract's (protocol/events.ts); here it
+// is typed loosely (any type, any data), as the bus itself is: producers build events through the contract's
+// definitions (`SessionEventBus.emit`), which the bus can check.
+import { EVENT_SCHEMA_VERSION, type EventEnvelope, type EventExtra } from "@qwen-daemon/core/protocol";
 
 /** What a producer hands the bus: the bus adds `id`, `v` and `_meta`. */
 export type DaemonEventLike = {
@@ -10,25 +12,17 @@ export type DaemonEventLike = {
 };
 
 /** Envelope fields a producer may attach to an event besides its data. */
-export type DaemonEventExtra = { promptId?: string; originatorClientId?: string };
+export type DaemonEventExtra = EventExtra;
 
 /** A session event as stored in the ring and sent on SSE with an `id:` line. */
-export type DaemonEvent = {
-  id: number;
-  v: typeof EVENT_SCHEMA_VERSION;
-  type: string;
-  data: Record<string, unknown>;
-  promptId?: string;
-  originatorClientId?: string;
-  _meta: { serverTimestamp: number };
-};
+export type DaemonEvent = EventEnvelope & { id: number };
 
 /**
  * A frame without an id: stream control (`replay_complete`, `state_resync_required`,
  * `client_evicted`) and the pending-permission snapshot given to a subscriber without a cursor.
  * Having no id keeps a client's Last-Event-ID pointing at real ring events only.
  */
-export type ControlFrame = Omit<DaemonEvent, "id"> & { id?: undefined };
+export type ControlFrame = EventEnvelope & { id?: undefined };
 
 export type DaemonFrame = DaemonEvent | ControlFrame;
 

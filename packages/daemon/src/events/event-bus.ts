@@ -1,4 +1,10 @@
 import { randomUUID } from "node:crypto";
+import {
+  type DaemonEventData,
+  DaemonEventType,
+  EVENT_SCHEMA_VERSION,
+  eventDefinition,
+} from "@qwen-daemon/core/protocol";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import {
@@ -8,9 +14,7 @@ import {
   type DaemonEventExtra,
   type DaemonEventLike,
   type DaemonFrame,
-  EVENT_SCHEMA_VERSION,
 } from "./daemon-event.js";
-import { DaemonEventType } from "./registry.js";
 import { RingBuffer } from "./ring-buffer.js";
 import { formatSseEvent } from "./sse-frame.js";
 import { Subscription, type SubscriptionCloseReason } from "./subscription.js";
@@ -53,6 +57,11 @@ export type SessionEventBusOptions = {
   reportError?: (error: unknown, context: string) => void;
   /** Sees every published event after its subscribers (the notifier). A throw is reported, never passed on. */
   observe?: (event: DaemonEvent) => void;
+  /**
+   * Check the data of every `emit` against its event's schema in the contract, and throw on a mismatch
+   * (tests; production trusts the types, and skips the cost on every event).
+   */
+  checkEvents?: boolean;
 };
 
 export type SubscribeOptions = {
@@ -80,6 +89,7 @@ export class SessionEventBus {
   readonly #clock: Pick<Clock, "now">;
   readonly #reportError: (error: unknown, context: string) => void;
   readonly #observe: ((event: DaemonEvent) => void) | undefined;
+  readonly #checkEvents: boolean;
   readonly #ring: RingBuffer<DaemonEvent>;
   readonly #subscribers = new Set<Subscription>();
   #nextId = 1;
@@ -95,6 +105,7 @@ export class SessionEventBus {
     this.#observe = options.observe;
     this.#reportError =
       options.reportError ?? ((error, context) => console.error(`event bus: ${context}`, error));
+    this.#checkEvents = options.checkEvents === true;
     this.#ring = new RingBuffer(this.ringSize);
   }
 
@@ -119,6 +130,27 @@ export class SessionEventBus {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * Publishes one of the daemon's events (protocol/events.ts): its data is typed by the event's definition,
+   * and checked against its schema when the bus was made with `checkEvents`. Every event the daemon's
+   * sessions carry is built through here; `publish` is the untyped mechanism underneath.
+   */
+  emit<T extends DaemonEventType>(
+    type: T,
+    data: DaemonEventData<T>,
+    extra: DaemonEventExtra = {},
+  ): DaemonEvent {
+    if (this.#checkEvents) {
+      const checked = eventDefinition(type)?.schema.safeParse(data);
+      if (checked?.success !== true) {
+        throw new TypeError(
+          `${type} event does not match the contract: ${checked?.error.message ?? "unknown type"}`,
+        );
+      }
+    }
+    return this.publish(type, data as Record<string, unknown>, extra);
   }
 
   /**
@@ -283,7 +315,11 @@ export class SessionEventBus {
     );
   }
 
-  #resyncData(reason: string, cursor: number, earliest: number): Record<string, unknown> {
+  #resyncData(
+    reason: string,
+    cursor: number,
+    earliest: number,
+  ): DaemonEventData<typeof DaemonEventType.stateResyncRequired> {
     return { reason, lastDeliveredId: cursor, earliestAvailableId: earliest };
   }
 
@@ -300,7 +336,7 @@ export class SessionEventBus {
     sub.end("queue_overflow", true);
   }
 
-  #control(type: string, data: Record<string, unknown>): ControlFrame {
-    return controlFrame({ type, data }, this.#clock.now());
+  #control<T extends DaemonEventType>(type: T, data: DaemonEventData<T>): ControlFrame {
+    return controlFrame({ type, data: data as Record<string, unknown> }, this.#clock.now());
   }
 }

@@ -1,3 +1,9 @@
+export {
+  DaemonEventType,
+  EVENT_SCHEMA_VERSION,
+  isDaemonEventType,
+  STREAM_CONTROL_EVENT_TYPES,
+} from "@qwen-daemon/core/protocol";
 export type { Clock, TimerHandle } from "./clock.js";
 export { systemClock } from "./clock.js";
 export type {
@@ -7,7 +13,7 @@ export type {
   DaemonEventLike,
   DaemonFrame,
 } from "./daemon-event.js";
-export { controlFrame, EVENT_SCHEMA_VERSION } from "./daemon-event.js";
+export { controlFrame } from "./daemon-event.js";
 export type { SessionEventBusOptions, SubscribeOptions } from "./event-bus.js";
 export {
   DEFAULT_MAX_QUEUED,
@@ -20,7 +26,6 @@ export {
   SubscriberLimitExceededError,
 } from "./event-bus.js";
 export { ManualClock } from "./manual-clock.js";
-export { DaemonEventType, isDaemonEventType, STREAM_CONTROL_EVENT_TYPES } from "./registry.js";
 export { RingBuffer } from "./ring-buffer.js";
 export type { SseStreamCloseReason, StreamEventsOptions } from "./sse.js";
 export {

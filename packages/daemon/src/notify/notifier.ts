@@ -4,7 +4,9 @@
 // timers and deliveries happen on their own, and a receiver that fails or hangs is retried with backoff and
 // never slows a turn. At start it takes back what the outbox held (a notification due when the daemon
 // crashed is delivered now); it never scans sessions.
+
 import { randomUUID } from "node:crypto";
+import { DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { Clock, TimerHandle } from "../events/clock.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { type NotifySource, notifyEventFor } from "./notify-event.js";
@@ -81,7 +83,10 @@ export class Notifier {
       return;
     }
     try {
-      if (event.type === "permission_resolved" || event.type === "permission_already_resolved") {
+      if (
+        event.type === DaemonEventType.permissionResolved ||
+        event.type === DaemonEventType.permissionAlreadyResolved
+      ) {
         const requestId = event.data.requestId;
         if (typeof requestId === "string") this.#persist(this.#planner.resolved(source.sessionId, requestId));
         return;

@@ -2,6 +2,7 @@
 // JSON object per event, defined once here. `id` is stable: the same waiting question or approval (session +
 // tool call) always has the same id, also when a restored daemon asks it again, so a receiver can
 // deduplicate. Building it from a daemon event is pure.
+import { DaemonEventType, isQuestionToolCall, toolCallQuestions } from "@qwen-daemon/core/protocol";
 import { z } from "zod";
 import type { DaemonEvent } from "../events/daemon-event.js";
 
@@ -85,7 +86,7 @@ export function notifyEventFor(
     ...(event.promptId !== undefined ? { promptId: event.promptId } : {}),
   };
   const d = event.data;
-  if (event.type === "permission_request") {
+  if (event.type === DaemonEventType.permissionRequest) {
     const call = record(d.toolCall);
     const toolCallId = text(call.toolCallId);
     const requestId = text(d.requestId);
@@ -121,7 +122,7 @@ export function notifyEventFor(
   }
   const promptId = event.promptId ?? text(d.promptId);
   if (promptId === undefined) return undefined;
-  if (event.type === "turn_complete") {
+  if (event.type === DaemonEventType.turnComplete) {
     const stopReason = text(d.stopReason);
     return {
       ...base,
@@ -132,7 +133,7 @@ export function notifyEventFor(
       ...(stopReason !== undefined ? { stopReason } : {}),
     };
   }
-  if (event.type === "turn_error") {
+  if (event.type === DaemonEventType.turnError) {
     const message = text(d.message) ?? "unknown error";
     const code = text(d.code);
     return {
@@ -148,10 +149,9 @@ export function notifyEventFor(
 }
 
 function questionsOf(meta: Record<string, unknown>, call: Record<string, unknown>): NotifyEvent["questions"] {
-  const isQuestion = meta.qwenInteractionKind === "user_question" || meta.toolName === "ask_user_question";
-  if (!isQuestion) return undefined;
-  const raw = Array.isArray(meta.qwenQuestions) ? meta.qwenQuestions : record(call.rawInput).questions;
-  if (!Array.isArray(raw)) return [];
+  if (!isQuestionToolCall({ _meta: meta })) return undefined;
+  const raw = toolCallQuestions({ _meta: meta, rawInput: call.rawInput });
+  if (raw === undefined) return [];
   return raw.flatMap((q) => {
     const item = record(q);
     const question = text(item.question);

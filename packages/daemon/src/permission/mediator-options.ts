@@ -1,13 +1,14 @@
 // How a PermissionMediator is configured, and how it publishes its events.
+import type { DaemonEventData, DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { Clock } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
 import type { PermissionPolicy } from "./policy.js";
 
-/** How the mediator publishes on a session's event bus (`bus.publish` fits). */
-export type PermissionEmit = (
+/** How the mediator publishes on a session's event bus (`bus.emit` fits), typed by the contract's events. */
+export type PermissionEmit = <T extends DaemonEventType>(
   sessionId: string,
-  type: string,
-  data: Record<string, unknown>,
+  type: T,
+  data: DaemonEventData<T>,
   extra?: DaemonEventExtra,
 ) => void;
 

@@ -2,10 +2,10 @@
 // shapes it works with live beside it (pending-request.ts, vote-result.ts, mediator-options.ts), as do the
 // policies it judges by (policies.ts); the shapes are re-exported here so importers keep one address.
 import type { ForbiddenReason } from "@qwen-daemon/core/protocol";
+import { type DaemonEventData, DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { Clock } from "../events/clock.js";
 import { systemClock } from "../events/clock.js";
 import type { DaemonEventExtra, DaemonEventLike } from "../events/daemon-event.js";
-import { DaemonEventType } from "../events/registry.js";
 import { type AuditEntry, PermissionAuditLog } from "./audit-log.js";
 import type { ConsensusTally } from "./consensus.js";
 import type { PermissionEmit, PermissionMediatorOptions } from "./mediator-options.js";
@@ -440,7 +440,12 @@ export class PermissionMediator {
 
   // A broken subscriber or bus must not leave the agent's request hanging: the error is
   // reported and the state change it accompanied still completes.
-  #safeEmit(sessionId: string, type: string, data: Record<string, unknown>, extra: DaemonEventExtra): void {
+  #safeEmit<T extends DaemonEventType>(
+    sessionId: string,
+    type: T,
+    data: DaemonEventData<T>,
+    extra: DaemonEventExtra,
+  ): void {
     try {
       this.#emit(sessionId, type, data, extra);
     } catch (error) {

@@ -1,6 +1,10 @@
 // A permission request as the mediator holds it while it waits: what the agent asked (`PermissionRequest`),
 // what callers may see of it (`PendingPermission`), and the mediator's own bookkeeping around it.
-import type { PermissionOption } from "@qwen-daemon/core/protocol";
+import type {
+  OfferedPermissionOption,
+  PermissionRequestData,
+  PermissionToolCall,
+} from "@qwen-daemon/core/protocol";
 import type { TimerHandle } from "../events/clock.js";
 import type { ConsensusTally } from "./consensus.js";
 import type { PermissionPolicy } from "./policy.js";
@@ -10,8 +14,9 @@ export type PermissionRequest = {
   sessionId: string;
   /** Must be unique among the daemon's pending requests (the bridge mints uuids). */
   requestId: string;
-  toolCall: Record<string, unknown>;
-  options: readonly PermissionOption[];
+  toolCall: PermissionToolCall;
+  /** Relayed to clients exactly as the child offered them. */
+  options: readonly OfferedPermissionOption[];
   /** Client whose prompt led to the request: the only voter under `designated`. */
   originatorClientId?: string;
   promptId?: string;
@@ -23,8 +28,8 @@ export type PermissionRequest = {
 export type PendingPermission = {
   requestId: string;
   sessionId: string;
-  toolCall: Record<string, unknown>;
-  options: readonly PermissionOption[];
+  toolCall: PermissionToolCall;
+  options: readonly OfferedPermissionOption[];
   createdAt: number;
   originatorClientId?: string;
   promptId?: string;
@@ -48,12 +53,12 @@ export class DuplicatePermissionRequestError extends Error {
 }
 
 /** The `data` of a `permission_request` event. */
-export function permissionRequestData(entry: PendingEntry): Record<string, unknown> {
+export function permissionRequestData(entry: PendingEntry): PermissionRequestData {
   return {
     requestId: entry.requestId,
     sessionId: entry.sessionId,
     toolCall: entry.toolCall,
-    options: entry.options,
+    options: [...entry.options],
   };
 }
 

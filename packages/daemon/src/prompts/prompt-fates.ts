@@ -3,8 +3,8 @@
 // (queued or running) or was cut off by a crash: a load from disk tells which, and reports the ones the agent
 // never started, with their text, so a client can offer to send them again (never rerun by itself).
 import type { LedgerEntry, TranscriptRecord } from "@qwen-daemon/core";
+import type { PromptTerminal } from "@qwen-daemon/core/protocol";
 import type { AcceptedPrompt, NeverStartedPrompt, PromptJournalEntry } from "./prompt-record.js";
-import type { PromptTerminal } from "./prompt-terminals.js";
 
 /** Reported never-started prompts kept in a compacted journal (and in a load's promptTerminals). */
 export const NEVER_STARTED_KEPT = 64;

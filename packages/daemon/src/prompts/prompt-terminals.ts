@@ -2,27 +2,10 @@
 // the prompt ledger the child writes. A client that was waiting for a prompt when the daemon died learns from
 // the load whether it completed, was cancelled, or was interrupted (`daemon_lost`, or `restored` by a restore
 // prompt). The wire shape is the reference daemon's (`{v:1, promptId, terminal, code?, stopReason?, at}`, at
-// most the last 64, absent when there are none); `restoredBy` is ours, added so the client can follow the
-// restore prompt that took over.
+// most the last 64, absent when there are none; the contract's PromptTerminal); `restoredBy` is ours, added so
+// the client can follow the restore prompt that took over.
 import type { LedgerEntry } from "@qwen-daemon/core";
-
-export type PromptTerminalState = "completed" | "cancelled" | "error" | "interrupted";
-
-export type PromptTerminal = {
-  v: 1;
-  promptId: string;
-  terminal: PromptTerminalState;
-  code?: string;
-  stopReason?: string;
-  /** Ours: the restore prompt that took over an interrupted prompt. */
-  restoredBy?: string;
-  /** Ours, for `code: "never_started"`: the prompt's text, so a client can offer to send it again. */
-  text?: string;
-  /** Ours, for `code: "never_started"`: when the daemon accepted it (epoch ms). */
-  queuedAt?: number;
-  /** When the terminal entry was written (epoch ms). */
-  at: number;
-};
+import type { PromptTerminal, PromptTerminalState } from "@qwen-daemon/core/protocol";
 
 /** As many as the reference returns: a long-lived session's ledger is not replayed in full. */
 export const PROMPT_TERMINALS_LIMIT = 64;

@@ -1,4 +1,5 @@
 // GET /capabilities: what this daemon speaks, so clients can negotiate instead of probing.
+import { type CapabilitiesResponse, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import type { PermissionPolicy } from "../permission/policy.js";
 
@@ -43,7 +44,7 @@ const BASE_FEATURES = [
   "permission_mediation",
 ] as const;
 
-export function capabilitiesDocument(info: CapabilitiesInfo) {
+export function capabilitiesDocument(info: CapabilitiesInfo): CapabilitiesResponse {
   const features: string[] = [...BASE_FEATURES];
   if (info.restoreAskUserQuestion) features.push("restore_ask_user_question");
   if (info.authRequired) features.push("require_auth");
@@ -62,5 +63,5 @@ export function capabilitiesDocument(info: CapabilitiesInfo) {
 }
 
 export function capabilitiesRoutes(info: () => CapabilitiesInfo): Hono {
-  return new Hono().get("/capabilities", (c) => c.json(capabilitiesDocument(info())));
+  return new Hono().get(HttpRoutes.capabilities.path, (c) => c.json(capabilitiesDocument(info())));
 }

@@ -2,13 +2,20 @@
 // without one, the currently pending permission requests come first, so a late client never misses a
 // question that is waiting. X-Qwen-Client-Id is not checked here (like the reference): reading is harmless.
 import { randomUUID } from "node:crypto";
+import {
+  CLIENT_ID_HEADER,
+  EVENT_EPOCH_HEADER,
+  HttpRoutes,
+  isWellFormedClientId,
+  LAST_EVENT_ID_HEADER,
+  SSE_STREAM_ID_HEADER,
+} from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import type { Clock } from "../events/clock.js";
 import { SubscriberLimitExceededError } from "../events/event-bus.js";
 import { MAX_MAX_QUEUED, MIN_MAX_QUEUED } from "../events/index.js";
 import { streamEvents } from "../events/sse.js";
 import type { StreamGate } from "../events/stream-gate.js";
-import { CLIENT_ID_HEADER, isWellFormedClientId } from "../http/client-id.js";
 import { invalidMaxQueued, streamLimitExceeded, subscriberLimitExceeded } from "../http/errors.js";
 import type { LiveSession } from "../sessions/live-session.js";
 import type { SessionService } from "../sessions/session-service.js";
@@ -22,11 +29,11 @@ export type EventRouteOptions = {
 };
 
 export function eventRoutes(service: SessionService, options: EventRouteOptions): Hono {
-  return new Hono().get("/session/:id/events", (c) => {
+  return new Hono().get(HttpRoutes.events.path, (c) => {
     const session = service.require(sessionIdOf(c));
     const maxQueued = parseMaxQueued(c.req.query("maxQueued"));
-    const lastEventId = parseLastEventId(c.req.header("last-event-id"));
-    const epoch = parseEpoch(c.req.header("x-qwen-event-epoch"));
+    const lastEventId = parseLastEventId(c.req.header(LAST_EVENT_ID_HEADER));
+    const epoch = parseEpoch(c.req.header(EVENT_EPOCH_HEADER));
     // Hono answers HEAD by running this handler and dropping the body it returns; a stream dropped unread
     // is never cancelled, so its subscription would hold one of the session's slots forever.
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: sseHeaders(session) });
@@ -77,8 +84,8 @@ function sseHeaders(session: LiveSession): Record<string, string> {
     "Cache-Control": "no-cache, no-transform",
     Connection: "keep-alive",
     "X-Accel-Buffering": "no",
-    "X-Qwen-Event-Epoch": session.bus.epoch,
-    "X-Qwen-SSE-Stream-Id": randomUUID(),
+    [EVENT_EPOCH_HEADER]: session.bus.epoch,
+    [SSE_STREAM_ID_HEADER]: randomUUID(),
   };
 }
 

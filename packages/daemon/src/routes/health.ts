@@ -1,6 +1,7 @@
+import { type HealthResponse, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 
 /** GET /health: liveness only, answered before authentication (it reveals nothing). */
 export function healthRoutes(): Hono {
-  return new Hono().get("/health", (c) => c.json({ status: "ok" }));
+  return new Hono().get(HttpRoutes.health.path, (c) => c.json({ status: "ok" } satisfies HealthResponse));
 }

@@ -1,7 +1,7 @@
 // Votes on permission requests (tool approvals and ask_user_question answers). The mediator judges them
 // by policy; these routes only parse the body, check the client id and report the mediator's answer. The
 // answer to a question is on disk before the 200 goes out (RESTORE-SPEC guarantee 5): the service awaits it.
-import { PermissionVoteBody } from "@qwen-daemon/core/protocol";
+import { HttpRoutes, PermissionVoteBody } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
 import { invalidBody } from "../http/errors.js";
 import { socketRemoteAddress } from "../http/remote-address.js";
@@ -23,7 +23,7 @@ async function parseVote(c: Context): Promise<PermissionVoteBody> {
 
 export function permissionRoutes(service: SessionService): Hono {
   return new Hono()
-    .post("/session/:id/permission/:requestId", async (c) => {
+    .post(HttpRoutes.vote.path, async (c) => {
       const sessionId = sessionIdOf(c);
       const clientId = clientIdOf(c);
       service.assertClient(service.require(sessionId), clientId);
@@ -37,7 +37,7 @@ export function permissionRoutes(service: SessionService): Hono {
       });
       return c.json(result.body, result.status);
     })
-    .post("/permission/:requestId", async (c) => {
+    .post(HttpRoutes.legacyVote.path, async (c) => {
       const clientId = clientIdOf(c);
       const vote = await parseVote(c);
       const result = await service.vote({

@@ -1,49 +1,17 @@
-// ACP content blocks a client may put in `POST /session/:id/prompt`. Validated here, before the 202, so a
-// malformed block is a 400 for the client instead of a turn_error after the prompt was accepted.
-import { z } from "zod";
+// Why a prompt body is refused, in the reference daemon's words: the shapes are the contract's (PromptBody,
+// PromptContentBlock); the messages name the first thing wrong, so a client can fix its request.
+import { PROMPT_BLOCK_TYPES, PromptContentBlock } from "@qwen-daemon/core/protocol";
+import type { z } from "zod";
 import { clipEcho } from "../http/echo.js";
 
-const Annotated = { annotations: z.record(z.string(), z.unknown()).nullish(), _meta: z.unknown().optional() };
-
-export const PromptContentBlock = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string(), ...Annotated }),
-  z.object({
-    type: z.literal("image"),
-    data: z.string(),
-    mimeType: z.string(),
-    uri: z.string().nullish(),
-    ...Annotated,
-  }),
-  z.object({ type: z.literal("audio"), data: z.string(), mimeType: z.string(), ...Annotated }),
-  z.object({
-    type: z.literal("resource_link"),
-    uri: z.string(),
-    name: z.string(),
-    title: z.string().nullish(),
-    description: z.string().nullish(),
-    mimeType: z.string().nullish(),
-    size: z.number().nullish(),
-    ...Annotated,
-  }),
-  z.object({
-    type: z.literal("resource"),
-    resource: z.union([
-      z.object({ uri: z.string(), text: z.string(), mimeType: z.string().nullish() }),
-      z.object({ uri: z.string(), blob: z.string(), mimeType: z.string().nullish() }),
-    ]),
-    ...Annotated,
-  }),
-]);
-export type PromptContentBlock = z.infer<typeof PromptContentBlock>;
-
-const KNOWN_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);
+const KNOWN_TYPES: ReadonlySet<string> = new Set(PROMPT_BLOCK_TYPES);
 
 /** The reason a block is not a valid ACP content block, or undefined when it is. */
 export function promptBlockProblem(block: Record<string, unknown>): string | undefined {
   const type = block.type;
   if (typeof type !== "string" || !KNOWN_TYPES.has(type)) {
     const shown = typeof type === "string" ? JSON.stringify(clipEcho(type)) : typeof type;
-    return `unsupported content block type ${shown} (expected one of ${[...KNOWN_TYPES].join(", ")})`;
+    return `unsupported content block type ${shown} (expected one of ${PROMPT_BLOCK_TYPES.join(", ")})`;
   }
   if (type === "text" && typeof block.text !== "string")
     return "a `text` content block needs a string `text`";
@@ -52,4 +20,26 @@ export function promptBlockProblem(block: Record<string, unknown>): string | und
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? ` at \`${issue.path.join(".")}\`` : "";
   return `invalid \`${type}\` content block${where}: ${issue?.message ?? "malformed"}`;
+}
+
+/** The message for the first issue PromptBody found in `body` (issues come in field order, then block order). */
+export function promptBodyProblem(
+  body: Record<string, unknown>,
+  issue: z.core.$ZodIssue | undefined,
+): string {
+  const [field, index] = issue?.path ?? [];
+  if (field === "prompt" && typeof index === "number" && Array.isArray(body.prompt)) {
+    const block: unknown = body.prompt[index];
+    if (
+      typeof block !== "object" ||
+      block === null ||
+      Array.isArray(block) ||
+      typeof (block as { type?: unknown }).type !== "string"
+    )
+      return "each `prompt` element must be an object (content block)";
+    return (
+      promptBlockProblem(block as Record<string, unknown>) ?? "each `prompt` element must be a content block"
+    );
+  }
+  return "`prompt` is required and must be a non-empty array of content blocks";
 }

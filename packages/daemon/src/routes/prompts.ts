@@ -1,67 +1,61 @@
 // Prompts: admit (202, outcome on SSE), cancel, continue an interrupted turn, list the queue.
+import {
+  type ContentBlock,
+  HttpRoutes,
+  type PendingPromptsResponse,
+  PromptBody,
+} from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import { invalidBody, invalidDeadline } from "../http/errors.js";
 import type { JsonObject } from "../http/json-body.js";
-import type { ContentBlock } from "../sessions/prompt-queue.js";
 import type { SessionService } from "../sessions/session-service.js";
-import { promptBlockProblem } from "./prompt-blocks.js";
+import { promptBodyProblem } from "./prompt-blocks.js";
 import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
 
-/** Validates a prompt body with the reference daemon's messages. */
-export function parsePromptBody(body: JsonObject): {
-  prompt: ContentBlock[];
-  deadlineMs?: number;
-  meta?: unknown;
-} {
-  const prompt = body.prompt;
-  if (!Array.isArray(prompt) || prompt.length === 0) {
-    throw invalidBody("`prompt` is required and must be a non-empty array of content blocks");
+export type PromptInput = { prompt: ContentBlock[]; deadlineMs?: number; meta?: unknown };
+
+/**
+ * Validates a prompt body against the contract, with the reference daemon's messages. The blocks are
+ * forwarded as the client wrote them (the schema checks them; it does not rewrite them).
+ */
+export function parsePromptBody(body: JsonObject): PromptInput {
+  const parsed = PromptBody.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue?.path[0] === "deadlineMs") throw invalidDeadline();
+    throw invalidBody(promptBodyProblem(body, issue));
   }
-  for (const block of prompt) {
-    if (
-      typeof block !== "object" ||
-      block === null ||
-      Array.isArray(block) ||
-      typeof block.type !== "string"
-    ) {
-      throw invalidBody("each `prompt` element must be an object (content block)");
-    }
-    const problem = promptBlockProblem(block as Record<string, unknown>);
-    if (problem !== undefined) throw invalidBody(problem);
-  }
-  const deadline = body.deadlineMs;
-  if (deadline !== undefined && deadline !== null) {
-    if (typeof deadline !== "number" || !Number.isSafeInteger(deadline) || deadline <= 0)
-      throw invalidDeadline();
-  }
+  const { deadlineMs } = parsed.data;
   return {
-    prompt: prompt as ContentBlock[],
-    ...(typeof deadline === "number" ? { deadlineMs: deadline } : {}),
+    prompt: body.prompt as ContentBlock[],
+    ...(typeof deadlineMs === "number" ? { deadlineMs } : {}),
     ...(body._meta !== undefined ? { meta: body._meta } : {}),
   };
 }
 
+const R = HttpRoutes;
+
 export function promptRoutes(service: SessionService): Hono {
   return new Hono()
-    .post("/session/:id/prompt", async (c) => {
+    .post(R.prompt.path, async (c) => {
       const clientId = clientIdOf(c);
       const input = parsePromptBody(await jsonBody(c));
-      return c.json(await service.prompt(sessionIdOf(c), input, clientId), 202);
+      return c.json(await service.prompt(sessionIdOf(c), input, clientId), R.prompt.status);
     })
-    .post("/session/:id/cancel", async (c) => {
+    .post(R.cancel.path, async (c) => {
       const clientId = clientIdOf(c);
       await jsonBody(c);
       service.cancel(sessionIdOf(c), clientId);
-      return c.body(null, 204);
+      return c.body(null, R.cancel.status);
     })
-    .post("/session/:id/continue", async (c) => {
+    .post(R.continue.path, async (c) => {
       const clientId = clientIdOf(c);
       await jsonBody(c);
       return c.json(await service.continue(sessionIdOf(c), clientId));
     })
-    .get("/session/:id/pending-prompts", (c) => {
+    .get(R.pendingPrompts.path, (c) => {
       const session = service.require(sessionIdOf(c));
-      return c.json({
+      const answer: PendingPromptsResponse = {
         pendingPrompts: session.queue.list().map((p) => ({
           promptId: p.promptId,
           text: p.text,
@@ -69,6 +63,7 @@ export function promptRoutes(service: SessionService): Hono {
           state: p.state,
           ...(p.originatorClientId !== undefined ? { originatorClientId: p.originatorClientId } : {}),
         })),
-      });
+      };
+      return c.json(answer);
     });
 }

@@ -1,6 +1,8 @@
 // Reading the parts of a request every route needs, with the daemon's validation rules applied.
+
+import { CLIENT_ID_HEADER } from "@qwen-daemon/core/protocol";
 import type { Context } from "hono";
-import { CLIENT_ID_HEADER, parseClientIdHeader } from "../http/client-id.js";
+import { parseClientIdHeader } from "../http/client-id.js";
 import { type JsonObject, readJsonObject } from "../http/json-body.js";
 
 /** The X-Qwen-Client-Id header (syntax checked; registration is checked by the session). */

@@ -3,6 +3,7 @@
 // closed by DELETE, reaped, or died with its child) answers 404 session_not_found, like every other session
 // route, so "404 = load or resume it" holds everywhere. Sessions on disk are found through the list.
 import { isAbsolute, resolve } from "node:path";
+import { HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import { cwdNotAbsolute, invalidPageQuery, workspaceMismatch } from "../http/errors.js";
 import type { SessionService } from "../sessions/session-service.js";
@@ -19,12 +20,12 @@ import { sessionIdOf } from "./request.js";
 
 export function statusRoutes(service: SessionService): Hono {
   return new Hono()
-    .get("/session/:id/status", (c) => {
+    .get(HttpRoutes.status.path, (c) => {
       const sessionId = sessionIdOf(c);
       service.assertSessionId(sessionId);
       return c.json(summarizeLiveSession(service.require(sessionId), service.mediator));
     })
-    .get("/workspace/:cwd/sessions", async (c) => {
+    .get(HttpRoutes.workspaceSessions.path, async (c) => {
       const cwd = c.req.param("cwd");
       if (!isAbsolute(cwd)) throw cwdNotAbsolute();
       if (resolve(cwd) !== service.workspace) throw workspaceMismatch(service.workspace, resolve(cwd));

@@ -1,4 +1,5 @@
 // GET /session/:id/transcript?limit=N: the persisted history as session_update events.
+import { HttpRoutes, type TranscriptResponse } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { invalidTranscriptLimit, sessionNotFound } from "../http/errors.js";
@@ -9,7 +10,7 @@ import { sessionIdOf } from "./request.js";
 export const MAX_TRANSCRIPT_LIMIT = 500;
 
 export function transcriptRoutes(service: SessionService): Hono {
-  return new Hono().get("/session/:id/transcript", async (c) => {
+  return new Hono().get(HttpRoutes.transcript.path, async (c) => {
     const sessionId = sessionIdOf(c);
     service.assertSessionId(sessionId);
     const limit = parseLimit(c.req.query("limit"));
@@ -18,7 +19,7 @@ export function transcriptRoutes(service: SessionService): Hono {
         ? await wholeTranscript(service, sessionId)
         : await transcriptTail(service, sessionId, limit);
     if (events === undefined) throw sessionNotFound(sessionId);
-    return c.json({ v: 1, sessionId, events });
+    return c.json({ v: 1, sessionId, events } satisfies TranscriptResponse);
   });
 }
 

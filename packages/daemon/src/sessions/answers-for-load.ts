@@ -5,7 +5,12 @@
 // question beside another tool, or a load with nobody to ask) is closed with these answers as its real tool
 // results, instead of the orphan-repair failure that would lose them. Best effort, like every restore input:
 // any doubt or failure sends nothing, and the load goes on exactly as it would have without a journal.
-import { JOURNALED_ANSWERS_META_KEY, type Meta, type PermissionResponse } from "@qwen-daemon/core/protocol";
+import {
+  JOURNALED_ANSWERS_META_KEY,
+  type Meta,
+  type PermissionResponse,
+  toolCallMeta,
+} from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import { decisionOf, findJournaledAnswer, questionsKeyOf } from "../answers/journaled-answer.js";
 import { toAcpPermissionResponse } from "../bridge/permission-response.js";
@@ -30,7 +35,7 @@ export async function journaledAnswersMeta(
     const answers: Record<string, PermissionResponse> = {};
     for (const call of trailingQuestionCalls(transcript)) {
       const toolCallId = call.id as string;
-      const toolCall = { toolCallId, rawInput: call.args ?? {}, _meta: { toolName: QUESTION_TOOL_NAME } };
+      const toolCall = { toolCallId, rawInput: call.args ?? {}, _meta: toolCallMeta(QUESTION_TOOL_NAME) };
       const lookup = findJournaledAnswer(entries, {
         sessionId,
         toolCallId,

@@ -3,14 +3,17 @@
 // (registered with the mediator under a fresh requestId; its decision is the ACP answer). A question the
 // child re-hangs in a restore prompt may be answered at once from the answer journal (guarantee 5).
 import { randomUUID } from "node:crypto";
-import type { PermissionOption, PermissionResponse } from "@qwen-daemon/core/protocol";
+import type {
+  PermissionRequestParams,
+  PermissionResponse,
+  SessionUpdatePayload,
+} from "@qwen-daemon/core/protocol";
+import { DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { JournalHealth } from "../answers/journal-health.js";
 import { isUserQuestion } from "../answers/journaled-answer.js";
-import type { PermissionRequestParams } from "../bridge/child-connection.js";
 import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { Clock } from "../events/clock.js";
-import { DaemonEventType } from "../events/registry.js";
 import type { PermissionMediator } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { replayJournaledAnswer } from "./answer-replay.js";
@@ -30,7 +33,7 @@ export type ChildRelayDeps = {
 export function relaySessionUpdate(
   deps: ChildRelayDeps,
   sessionId: string,
-  update: Record<string, unknown>,
+  update: SessionUpdatePayload,
 ): void {
   const session = deps.registry.getAny(sessionId);
   if (session === undefined) return; // a session the daemon already closed
@@ -39,7 +42,7 @@ export function relaySessionUpdate(
     return;
   }
   const active = session.queue.active;
-  session.bus.publish(
+  session.bus.emit(
     DaemonEventType.sessionUpdate,
     { sessionId, update },
     active === undefined ? {} : promptEnvelope(active),
@@ -64,7 +67,7 @@ export async function relayPermissionRequest(
     requestId,
     toolCall: params.toolCall,
     // Loosely validated at the ACP boundary: the options go to clients exactly as the child sent them.
-    options: params.options as unknown as PermissionOption[],
+    options: params.options,
     ...(active !== undefined ? { promptId: active.promptId } : {}),
     ...(active?.originatorClientId !== undefined ? { originatorClientId: active.originatorClientId } : {}),
     attachedClientIds: session.clients.ids(),

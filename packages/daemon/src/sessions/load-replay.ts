@@ -1,8 +1,9 @@
 // The history a child replays during session/load, turned into the SSE-shaped events of the load
 // response's `compactedReplay` (ids 1..n). They are not put in the ring: the first live event after a
 // load is n+1.
-import { type DaemonEvent, EVENT_SCHEMA_VERSION } from "../events/daemon-event.js";
-import { DaemonEventType } from "../events/registry.js";
+
+import { DaemonEventType, EVENT_SCHEMA_VERSION } from "@qwen-daemon/core/protocol";
+import type { DaemonEvent } from "../events/daemon-event.js";
 
 export type ReplayedUpdate = { update: Record<string, unknown>; at: number };
 

@@ -1,5 +1,6 @@
 // Builds a LiveSession on a child: its event bus and its prompt queue, whose turns run on the child
 // (turn-host.ts). Used by both create and restore; the caller registers it.
+import type { DaemonEventData } from "@qwen-daemon/core/protocol";
 import type { ChildConnection } from "../bridge/child-connection.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
@@ -40,6 +41,7 @@ export function newLiveSession(
     now: clock.now(),
     bus: new SessionEventBus({
       ringSize: ctx.options.eventRingSize,
+      checkEvents: ctx.options.checkEvents === true,
       ...(ctx.options.eventRingMaxBytes !== undefined ? { ringMaxBytes: ctx.options.eventRingMaxBytes } : {}),
       clock,
       reportError: (error, context) =>
@@ -60,7 +62,8 @@ export function newLiveSession(
     sessionId,
     maxPending: ctx.options.maxPendingPromptsPerSession,
     clock,
-    publish: (type, data, extra) => session.bus.publish(type, data, extra),
+    // The queue built the data from the contract's type for `type` (PromptQueue's #publish).
+    publish: (type, data, extra) => session.bus.emit(type, data as DaemonEventData<typeof type>, extra),
     reportError: (error, context) => log(`qwen serve: ${context}: ${describeError(error)}`),
     ...turnHost(session, {
       mediator: ctx.mediator,

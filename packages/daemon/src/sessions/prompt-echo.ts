@@ -3,7 +3,7 @@
 // held many times over. Ordinary blocks are echoed as they are; a huge one is echoed clipped to its first
 // MAX_ECHO_BLOCK_CHARS characters of text (binary data dropped), and the echo says how long it was. The
 // agent always gets the whole prompt.
-import type { ContentBlock } from "./prompt-queue.js";
+import type { ContentBlock } from "@qwen-daemon/core/protocol";
 
 export const MAX_ECHO_BLOCK_CHARS = 64 * 1024;
 /** Names and uris of a clipped block are kept up to this length. */

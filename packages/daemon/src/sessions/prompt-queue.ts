@@ -5,14 +5,12 @@
 // one that starts at once goes straight to its turn.
 
 import type { Meta } from "@qwen-daemon/core/protocol";
+import { type ContentBlock, type DaemonEventData, DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { Clock, TimerHandle } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
-import { DaemonEventType } from "../events/registry.js";
 import { promptQueueFull } from "../http/errors.js";
 
 export type PromptKind = "user" | "restore" | "continue";
-
-export type ContentBlock = Record<string, unknown> & { type: string };
 
 export type QueuedPrompt = {
   readonly promptId: string;
@@ -54,7 +52,8 @@ export interface PromptQueueHost {
   /** Running + queued prompts allowed; 0 = no cap. */
   readonly maxPending: number;
   readonly clock: Clock;
-  publish(type: string, data: Record<string, unknown>, extra?: DaemonEventExtra): void;
+  /** A prompt event, its data checked against the contract by the queue (`PromptEvent`) before it gets here. */
+  publish(type: PromptEventType, data: PromptEventData, extra?: DaemonEventExtra): void;
   /** Sends the prompt to the agent; resolves with the turn's outcome (never rejects). */
   dispatch(entry: QueuedPrompt): Promise<TurnOutcome>;
   /** Asks the agent to stop the running prompt and releases its waiting permission requests. */
@@ -64,6 +63,18 @@ export interface PromptQueueHost {
   /** A failure the queue recovered from (a dispatch that rejected despite its contract): for the log. */
   reportError(error: unknown, context: string): void;
 }
+
+/** The events of one prompt's life. */
+export type PromptEventType =
+  | typeof DaemonEventType.pendingPromptAdded
+  | typeof DaemonEventType.pendingPromptStarted
+  | typeof DaemonEventType.pendingPromptCompleted
+  | typeof DaemonEventType.promptCancelled
+  | typeof DaemonEventType.turnComplete
+  | typeof DaemonEventType.turnError;
+
+/** What every prompt event's data carries, and the rest by type. */
+export type PromptEventData = Record<string, unknown> & { sessionId: string; promptId: string };
 
 export const DEADLINE_EXCEEDED_CODE = "prompt_deadline_exceeded";
 /** `turn_error` code of a prompt whose dispatch failed inside the daemon (a bug, logged with its cause). */
@@ -251,10 +262,15 @@ export class PromptQueue {
     this.#publish(entry, DaemonEventType.pendingPromptCompleted, { state });
   }
 
-  #publish(entry: QueuedPrompt, type: string, data: Record<string, unknown>): void {
+  /** A prompt's event: its data plus the session and prompt ids every prompt event carries. */
+  #publish<T extends PromptEventType>(
+    entry: QueuedPrompt,
+    type: T,
+    data: Omit<DaemonEventData<T>, "sessionId" | "promptId">,
+  ): void {
     this.#host.publish(
       type,
-      { sessionId: this.#host.sessionId, ...data, promptId: entry.promptId },
+      { sessionId: this.#host.sessionId, ...data, promptId: entry.promptId } satisfies PromptEventData,
       {
         promptId: entry.promptId,
         ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),

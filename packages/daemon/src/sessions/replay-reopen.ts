@@ -2,8 +2,9 @@
 // later load re-asks the trailing question (RESTORE-SPEC step 4 on a live session, loaded first by no client,
 // so its replay closed the question as failed), the replay must stop saying the call failed: a client would
 // otherwise show a failed call and then a permission request for it. Pure.
+
+import { DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { DaemonEvent } from "../events/daemon-event.js";
-import { DaemonEventType } from "../events/registry.js";
 
 type ToolUpdate = { sessionUpdate?: unknown; toolCallId?: unknown; status?: unknown };
 

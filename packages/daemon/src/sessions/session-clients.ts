@@ -1,14 +1,10 @@
 // Clients on a session: attaching (minting or adopting a client id), heartbeats and detaching.
+import type { AttachResponse, HeartbeatResponse } from "@qwen-daemon/core/protocol";
 import type { Clock } from "../events/clock.js";
 import type { LiveSession } from "./live-session.js";
 
-export type AttachResult = {
-  sessionId: string;
-  workspaceCwd: string;
-  attached: boolean;
-  clientId: string;
-  createdAt: string;
-};
+/** What create, load and resume answer about the session and the client (the contract's AttachResponse). */
+export type AttachResult = AttachResponse;
 
 /** Registers the client on the session; `created` says the session is new (so the client did not attach). */
 export function attachClient(
@@ -33,7 +29,7 @@ export function heartbeatClient(
   session: LiveSession,
   clientId: string | undefined,
   clock: Clock,
-): { sessionId: string; clientId?: string; lastSeenAt: number } {
+): HeartbeatResponse {
   const now = clock.now();
   if (clientId !== undefined) session.clients.touch(clientId, now);
   session.touch(now);

@@ -1,16 +1,19 @@
 // POST /session: a new session on the workspace's child. The default ("single") scope shares one session
 // among clients, so concurrent default creates wait for the one in progress instead of making two.
 
+import type { SessionScope } from "@qwen-daemon/core/protocol";
 import { REQUESTED_SESSION_ID_META_KEY } from "@qwen-daemon/core/protocol";
-import { invalidSessionId, invalidSessionScope, sessionIdConflict } from "../http/errors.js";
+import { sessionIdConflict } from "../http/errors.js";
 import { httpErrorFromChild } from "./child-errors.js";
 import type { LiveSession } from "./live-session.js";
 import { newLiveSession } from "./new-live-session.js";
 import { type AttachResult, attachClient } from "./session-clients.js";
 import type { SessionContext } from "./session-context.js";
-import { assertSessionId, resolveWorkspace } from "./session-lookup.js";
 
-export type SessionScope = "single" | "thread";
+export type { SessionScope } from "@qwen-daemon/core/protocol";
+
+/** A create the route has checked: the workspace resolved, the scope defaulted, the id well formed. */
+export type CreateRequest = { cwd: string; scope: SessionScope; sessionId?: string | undefined };
 
 /** The service's memory of a "single"-scope create in progress. */
 export type DefaultCreation = { creating: Promise<LiveSession> | undefined };
@@ -18,16 +21,12 @@ export type DefaultCreation = { creating: Promise<LiveSession> | undefined };
 export async function createSession(
   ctx: SessionContext,
   defaultCreation: DefaultCreation,
-  body: { cwd?: unknown; sessionScope?: unknown; sessionId?: unknown },
+  request: CreateRequest,
   requestedClientId: string | undefined,
 ): Promise<AttachResult> {
   const { clock } = ctx.options;
-  const cwd = resolveWorkspace(ctx.workspace, body.cwd);
-  const scope = parseScope(body.sessionScope);
-  const requestedId = body.sessionId;
+  const { cwd, scope, sessionId: requestedId } = request;
   if (requestedId !== undefined) {
-    if (typeof requestedId !== "string") throw invalidSessionId(requestedId);
-    assertSessionId(requestedId);
     if (ctx.registry.isTaken(requestedId) || (await ctx.store.get(cwd, requestedId)) !== undefined) {
       throw sessionIdConflict(requestedId);
     }
@@ -86,10 +85,4 @@ async function startSession(
 function defaultSession(ctx: SessionContext): LiveSession | undefined {
   const id = ctx.registry.defaultSessionId;
   return id === undefined ? undefined : ctx.registry.get(id);
-}
-
-function parseScope(scope: unknown): SessionScope {
-  if (scope === undefined) return "single";
-  if (scope === "single" || scope === "thread") return scope;
-  throw invalidSessionScope(scope);
 }

@@ -1,8 +1,10 @@
 // How sessions end: closed by a client, reaped when idle, closed at shutdown, discarded when a load
 // fails, or ended because their child died. Each way resolves the session's permission requests and
 // fails its prompts before the session's event bus closes.
+
+import { DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
-import { DaemonEventType } from "../events/registry.js";
+import type { SessionEventBus } from "../events/event-bus.js";
 import { isMethodNotFound } from "./child-errors.js";
 import type { LiveSession } from "./live-session.js";
 import { isIdle } from "./restore-admission.js";
@@ -20,7 +22,7 @@ export async function closeSession(
   const { log } = ctx.options;
   const session = requireSession(ctx.registry, sessionId);
   const wasActive = session.queue.promptActive;
-  endSession(ctx, session, DaemonEventType.sessionClosed, { reason }, "session_closed", "Session closed");
+  endSession(ctx, session, closedEvent(reason), "session_closed", "Session closed");
   if (!session.child.alive) return;
   // session/close alone: a close is not a user's cancel. Sent as session/cancel first, the child would
   // record a waiting question as cancelled and it could never be asked again; closed, it stays on disk,
@@ -44,14 +46,7 @@ export async function closeSession(
 /** Ends every session (shutdown): pending permissions resolve as session_closed. */
 export function closeAllSessions(ctx: SessionContext): void {
   for (const session of ctx.registry.all()) {
-    endSession(
-      ctx,
-      session,
-      DaemonEventType.sessionClosed,
-      { reason: "shutdown" },
-      "session_closed",
-      "Daemon shutting down",
-    );
+    endSession(ctx, session, closedEvent("shutdown"), "session_closed", "Daemon shutting down");
   }
   ctx.mediator.dispose();
 }
@@ -63,8 +58,13 @@ export function endSessionsOfDeadChild(ctx: SessionContext, child: ChildConnecti
     endSession(
       ctx,
       session,
-      DaemonEventType.sessionDied,
-      { reason: death.reason, exitCode: death.code, signal: death.signal },
+      (bus, sessionId) =>
+        bus.emit(DaemonEventType.sessionDied, {
+          sessionId,
+          reason: death.reason,
+          exitCode: death.code,
+          signal: death.signal,
+        }),
       "session_died",
       `The agent process ended (${death.reason})`,
     );
@@ -104,8 +104,7 @@ export function reapIdleSessions(ctx: SessionContext, idleMs: number): string[] 
 function endSession(
   ctx: SessionContext,
   session: LiveSession,
-  eventType: string,
-  data: Record<string, unknown>,
+  announce: (bus: SessionEventBus, sessionId: string) => void,
   turnCode: string,
   turnMessage: string,
 ): void {
@@ -117,6 +116,11 @@ function endSession(
   ctx.mediator.cancelSession(session.sessionId, "session_closed");
   ctx.registry.remove(session);
   session.queue.failAll(turnCode, turnMessage);
-  if (wasLive) session.bus.publish(eventType, { sessionId: session.sessionId, ...data });
+  if (wasLive) announce(session.bus, session.sessionId);
   session.bus.close();
+}
+
+function closedEvent(reason: SessionCloseReason) {
+  return (bus: SessionEventBus, sessionId: string) =>
+    bus.emit(DaemonEventType.sessionClosed, { sessionId, reason });
 }

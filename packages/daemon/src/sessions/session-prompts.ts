@@ -1,6 +1,7 @@
 // Prompts on a live session: admitting a client's prompt to its queue (journaled first), cancelling the running one, and
 // continuing an interrupted turn when the child says it can.
 
+import type { ContentBlock } from "@qwen-daemon/core/protocol";
 import {
   CONTINUE_LAST_TURN_META_KEY,
   PROMPT_ID_META_KEY,
@@ -10,7 +11,6 @@ import {
 import { sessionNotFound } from "../http/errors.js";
 import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
 import { journalAccepted, journalClosed } from "./prompt-journaling.js";
-import type { ContentBlock } from "./prompt-queue.js";
 import { isIdle } from "./restore-admission.js";
 import type { SessionContext } from "./session-context.js";
 import { assertClient, requireSession } from "./session-lookup.js";
@@ -90,9 +90,9 @@ export async function continueLastTurn(
   if (!isIdle(session.activity)) return refuse("none");
   // A load or resume may be reloading the session in the child right now: ask once it has settled, so the
   // child decides on the reloaded history (and a child that cannot answer mid-reload is never asked then).
-  for (let inFlight = ctx.registry.restoring(sessionId); inFlight !== undefined; ) {
+  for (let inFlight = ctx.registry.opening(sessionId); inFlight !== undefined; ) {
     await inFlight.then(noop, noop);
-    inFlight = ctx.registry.restoring(sessionId);
+    inFlight = ctx.registry.opening(sessionId);
   }
   if (session.phase !== "live") throw sessionNotFound(sessionId);
   if (!isIdle(session.activity)) return refuse("none");

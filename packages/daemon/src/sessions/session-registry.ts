@@ -9,8 +9,8 @@ export class SessionRegistry {
   readonly maxSessions: number;
   readonly #live = new Map<string, LiveSession>();
   readonly #loading = new Map<string, LiveSession>();
-  /** Restores in flight by id, so a second load of the same id waits for the first. */
-  readonly #restoring = new Map<string, Promise<unknown>>();
+  /** Opens (load/resume) in flight by id, so a second load of the same id waits for the first. */
+  readonly #opening = new Map<string, Promise<unknown>>();
   #reserved = 0;
   /** The workspace's "single"-scope session that POST /session attaches to by default. */
   defaultSessionId: string | undefined;
@@ -41,9 +41,9 @@ export class SessionRegistry {
     return this.#live.size;
   }
 
-  /** True when the id is live, loading or being restored. */
+  /** True when the id is live, loading or being opened. */
   isTaken(sessionId: string): boolean {
-    return this.#live.has(sessionId) || this.#loading.has(sessionId) || this.#restoring.has(sessionId);
+    return this.#live.has(sessionId) || this.#loading.has(sessionId) || this.#opening.has(sessionId);
   }
 
   /** Takes one admission slot or throws 503 `session_limit_exceeded`; returns its release. */
@@ -79,17 +79,17 @@ export class SessionRegistry {
     session.phase = "ended";
   }
 
-  /** The restore of `sessionId` in flight (a load or resume, a live session's re-check included), if any. */
-  restoring(sessionId: string): Promise<unknown> | undefined {
-    return this.#restoring.get(sessionId);
+  /** The open of `sessionId` in flight (a load or resume, a live session's re-check included), if any. */
+  opening(sessionId: string): Promise<unknown> | undefined {
+    return this.#opening.get(sessionId);
   }
 
-  /** Tracks a restore of `sessionId` until `work` settles. */
-  trackRestore<T>(sessionId: string, work: Promise<T>): Promise<T> {
+  /** Tracks an open of `sessionId` until `work` settles. */
+  trackOpen<T>(sessionId: string, work: Promise<T>): Promise<T> {
     const tracked = work.finally(() => {
-      if (this.#restoring.get(sessionId) === tracked) this.#restoring.delete(sessionId);
+      if (this.#opening.get(sessionId) === tracked) this.#opening.delete(sessionId);
     });
-    this.#restoring.set(sessionId, tracked);
+    this.#opening.set(sessionId, tracked);
     return tracked;
   }
 }

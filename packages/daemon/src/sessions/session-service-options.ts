@@ -33,5 +33,7 @@ export type SessionServiceOptions = {
   /** Sees every event a live session publishes, with the session it belongs to (the notifier). */
   observeEvent?: (source: NotifySource, event: DaemonEvent) => void;
   newId?: () => string;
+  /** Check every event against the contract's schema (SessionEventBus `checkEvents`; tests). */
+  checkEvents?: boolean;
   mintClientId?: () => string;
 };

@@ -5,6 +5,7 @@
 // this class builds the shared collaborators once and delegates.
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
+import type { ContentBlock } from "@qwen-daemon/core/protocol";
 import { JournalHealth } from "../answers/journal-health.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
@@ -12,11 +13,10 @@ import { PermissionMediator, type VoteResult } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
 import type { LiveSession } from "./live-session.js";
-import type { ContentBlock } from "./prompt-queue.js";
 import { isIdle } from "./restore-admission.js";
 import { type AttachResult, detachClient, heartbeatClient } from "./session-clients.js";
 import type { SessionContext } from "./session-context.js";
-import { createSession, type DefaultCreation } from "./session-create.js";
+import { type CreateRequest, createSession, type DefaultCreation } from "./session-create.js";
 import {
   closeAllSessions,
   closeSession,
@@ -25,6 +25,7 @@ import {
   type SessionCloseReason,
 } from "./session-ending.js";
 import { assertClient, assertSessionId, requireSession, resolveWorkspace } from "./session-lookup.js";
+import { type OpenAction, type OpenResult, openSession } from "./session-open.js";
 import {
   type ContinueResult,
   cancelPrompt,
@@ -33,15 +34,14 @@ import {
   submitPrompt,
 } from "./session-prompts.js";
 import { SessionRegistry } from "./session-registry.js";
-import { type RestoreResult, restoreSession } from "./session-restore.js";
 import type { SessionServiceOptions } from "./session-service-options.js";
 import { castVote, type SessionVote } from "./session-votes.js";
 
 export type { AttachResult } from "./session-clients.js";
 export type { SessionScope } from "./session-create.js";
 export type { SessionCloseReason } from "./session-ending.js";
+export type { OpenResult } from "./session-open.js";
 export type { ContinueResult, PromptAccepted } from "./session-prompts.js";
-export type { RestoreResult } from "./session-restore.js";
 export type { SessionServiceOptions } from "./session-service-options.js";
 
 export class SessionService {
@@ -72,7 +72,7 @@ export class SessionService {
         : {}),
       timeoutMs: options.permission.timeoutMs,
       clock: options.clock,
-      emit: (sessionId, type, data, extra) => this.registry.getAny(sessionId)?.bus.publish(type, data, extra),
+      emit: (sessionId, type, data, extra) => this.registry.getAny(sessionId)?.bus.emit(type, data, extra),
       reportError: (error, context) =>
         options.log(`qwen serve: permission mediator: ${context}: ${String(error)}`),
     });
@@ -144,21 +144,18 @@ export class SessionService {
 
   // ---- create / restore (session-create.ts, session-restore.ts) ------------------------------
 
-  create(
-    body: { cwd?: unknown; sessionScope?: unknown; sessionId?: unknown },
-    requestedClientId: string | undefined,
-  ): Promise<AttachResult> {
-    return createSession(this.#ctx, this.#defaultCreation, body, requestedClientId);
+  create(request: CreateRequest, requestedClientId: string | undefined): Promise<AttachResult> {
+    return createSession(this.#ctx, this.#defaultCreation, request, requestedClientId);
   }
 
-  /** POST /session/:id/load and /resume (see session-restore.ts). */
-  restore(
-    action: "load" | "resume",
+  /** POST /session/:id/load and /resume (see session-open.ts). */
+  open(
+    action: OpenAction,
     sessionId: string,
-    body: { cwd?: unknown },
+    cwd: string,
     requestedClientId: string | undefined,
-  ): Promise<RestoreResult> {
-    return restoreSession(this.#ctx, action, sessionId, body, requestedClientId);
+  ): Promise<OpenResult> {
+    return openSession(this.#ctx, action, sessionId, cwd, requestedClientId);
   }
 
   // ---- prompts (session-prompts.ts) ----------------------------------------------------------

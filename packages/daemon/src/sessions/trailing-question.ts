@@ -7,9 +7,10 @@ import {
   functionResponsesOf,
   type TranscriptRecord,
 } from "@qwen-daemon/core";
+import { ASK_USER_QUESTION_TOOL } from "@qwen-daemon/core/protocol";
 
 /** The tool name PROTOCOL.md gives the question (the child's permission requests carry it as `toolName`). */
-export const QUESTION_TOOL_NAME = "ask_user_question";
+export const QUESTION_TOOL_NAME = ASK_USER_QUESTION_TOOL;
 
 /**
  * The ask_user_question calls (with ids) of the last model record, when only tool results follow it (some of a

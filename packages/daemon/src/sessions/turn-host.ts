@@ -1,10 +1,10 @@
 // How a session's prompt queue runs a turn on the child: echo the prompt, send session/prompt, stop it
 // on cancel, and record the outcome for status. The queue decides *when*; this decides *how*.
 
+import { DaemonEventType } from "@qwen-daemon/core/protocol";
 import { ChildGoneError } from "../bridge/child-connection.js";
 import type { Clock } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
-import { DaemonEventType } from "../events/registry.js";
 import type { PermissionMediator } from "../permission/mediator.js";
 import { turnErrorFromChild } from "./child-errors.js";
 import type { LiveSession } from "./live-session.js";
@@ -75,7 +75,7 @@ export function turnHost(
 function echoPrompt(session: LiveSession, entry: QueuedPrompt, now: number): void {
   for (const block of entry.prompt) {
     const { content, truncated } = echoedContent(block);
-    session.bus.publish(
+    session.bus.emit(
       DaemonEventType.sessionUpdate,
       {
         sessionId: session.sessionId,

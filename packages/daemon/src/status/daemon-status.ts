@@ -1,4 +1,5 @@
 // GET /daemon/status: diagnostics for operators (pid, uptime, startup timings, sessions, children, memory).
+import type { DaemonStatusResponse } from "@qwen-daemon/core/protocol";
 import type { BudgetSnapshot } from "../http/byte-budget.js";
 import type { SessionService } from "../sessions/session-service.js";
 
@@ -7,7 +8,7 @@ export type StartupTimings = Record<string, number>;
 export function daemonStatus(
   service: SessionService,
   info: { startedAt: number; now: number; startup: StartupTimings; requestBodies?: BudgetSnapshot },
-) {
+): DaemonStatusResponse {
   const memory = process.memoryUsage();
   return {
     v: 1,

@@ -1,8 +1,9 @@
 // The summary of a live session, read from the service's state (the impure half of session-summary.ts).
+import type { SessionSummary } from "@qwen-daemon/core/protocol";
 import type { PermissionMediator } from "../permission/mediator.js";
 import type { LiveSession } from "../sessions/live-session.js";
 import { pendingInteraction } from "./pending-interaction.js";
-import { liveSessionSummary, type SessionSummary } from "./session-summary.js";
+import { liveSessionSummary } from "./session-summary.js";
 
 export function summarizeLiveSession(session: LiveSession, mediator: PermissionMediator): SessionSummary {
   return liveSessionSummary({

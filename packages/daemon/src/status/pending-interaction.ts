@@ -1,27 +1,12 @@
 // A waiting permission request as the status routes show it (PROTOCOL.md "Status and session summary"):
 // questions (ask_user_question) with their questions and answer keys, tool permissions with their action.
+import {
+  INTERACTION_KIND_META_KEY,
+  type PendingInteraction,
+  toolCallQuestions,
+  USER_QUESTION_INTERACTION,
+} from "@qwen-daemon/core/protocol";
 import type { PendingPermission } from "../permission/mediator.js";
-
-export type InteractionOption = { optionId: string; label?: string; kind?: string };
-
-export type UserQuestionInteraction = {
-  requestId: string;
-  kind: "user_question";
-  createdAt: string;
-  title?: string;
-  questions: Array<Record<string, unknown> & { answerKey: string }>;
-  options: InteractionOption[];
-};
-
-export type PermissionInteraction = {
-  requestId: string;
-  kind: "permission";
-  createdAt: string;
-  action: { type?: string; title?: string; content?: unknown; locations?: unknown; input?: unknown };
-  options: InteractionOption[];
-};
-
-export type PendingInteraction = UserQuestionInteraction | PermissionInteraction;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -33,12 +18,8 @@ export function pendingInteraction(pending: PendingPermission): PendingInteracti
   const meta = isRecord(toolCall._meta) ? toolCall._meta : undefined;
   const rawInput = toolCall.rawInput;
   const title = typeof toolCall.title === "string" ? toolCall.title : undefined;
-  if (meta?.qwenInteractionKind === "user_question") {
-    const raw = Array.isArray(meta.qwenQuestions)
-      ? meta.qwenQuestions
-      : isRecord(rawInput) && Array.isArray(rawInput.questions)
-        ? rawInput.questions
-        : [];
+  if (meta?.[INTERACTION_KIND_META_KEY] === USER_QUESTION_INTERACTION) {
+    const raw = toolCallQuestions(toolCall) ?? [];
     return {
       requestId,
       kind: "user_question",

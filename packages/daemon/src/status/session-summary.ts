@@ -1,29 +1,7 @@
 // The status of one session (GET /session/:id/status, and each entry of the workspace session list).
 // Pure projections: of a live session's state, or of a session known only from its transcript on disk.
+import type { PendingInteraction, SessionSummary, TurnError } from "@qwen-daemon/core/protocol";
 import type { PersistedSession } from "../persisted/session-store.js";
-import type { PendingInteraction } from "./pending-interaction.js";
-
-export type ActiveWorkState = "idle" | "active" | "unknown";
-
-export type SessionSummary = {
-  sessionId: string;
-  workspaceCwd: string;
-  createdAt: string;
-  updatedAt?: string;
-  displayName?: string;
-  /** True while the daemon holds the session in memory (false: on disk only, load or resume it). */
-  live: boolean;
-  clientCount: number;
-  hasActivePrompt: boolean;
-  pendingPromptCount: number;
-  activeWorkState: ActiveWorkState;
-  isWaitingForPermission: boolean;
-  isWaitingForUserQuestion: boolean;
-  pendingInteractionCount: number;
-  hasTurnError: boolean;
-  turnError?: { message: string; code?: string };
-  pendingInteractions: PendingInteraction[];
-};
 
 export type LiveSessionView = {
   sessionId: string;
@@ -34,7 +12,7 @@ export type LiveSessionView = {
   clientCount: number;
   hasActivePrompt: boolean;
   pendingPromptCount: number;
-  turnError?: { message: string; code?: string } | undefined;
+  turnError?: TurnError | undefined;
   interactions: PendingInteraction[];
 };
 

@@ -1,8 +1,8 @@
 // GET /session/:id/transcript: persisted history shown the way live history is, as session_update
 // events (user_message_chunk, agent_message_chunk, agent_thought_chunk, tool_call, tool_call_update).
 import type { Part, TranscriptRecord } from "@qwen-daemon/core";
-import { type DaemonEvent, EVENT_SCHEMA_VERSION } from "../events/daemon-event.js";
-import { DaemonEventType } from "../events/registry.js";
+import { DaemonEventType, EVENT_SCHEMA_VERSION } from "@qwen-daemon/core/protocol";
+import type { DaemonEvent } from "../events/daemon-event.js";
 
 type Update = Record<string, unknown> & { sessionUpdate: string };
 

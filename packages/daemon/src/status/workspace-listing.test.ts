@@ -1,5 +1,6 @@
+import type { SessionSummary } from "@qwen-daemon/core/protocol";
 import { describe, expect, it } from "vitest";
-import { persistedSessionSummary, type SessionSummary } from "./session-summary.js";
+import { persistedSessionSummary } from "./session-summary.js";
 import { decodeCursor, encodeCursor, mergeSessionSummaries, paginate } from "./workspace-listing.js";
 
 const disk = (id: string, updatedAt: string): SessionSummary =>

@@ -1,11 +1,9 @@
 // GET /workspace/:cwd/sessions: live sessions merged over the ones on disk (live state wins), most
 // recently active first, paginated with an opaque cursor.
-import type { SessionSummary } from "./session-summary.js";
+import type { SessionListPage, SessionSummary } from "@qwen-daemon/core/protocol";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
-
-export type SessionPage = { sessions: SessionSummary[]; nextCursor?: string };
 
 /** Live entries replace persisted entries of the same id; the result is sorted newest first. */
 export function mergeSessionSummaries(
@@ -36,7 +34,7 @@ export function decodeCursor(cursor: string): number | undefined {
   return match === null ? undefined : Number(match[1]);
 }
 
-export function paginate(all: readonly SessionSummary[], size: number, offset: number): SessionPage {
+export function paginate(all: readonly SessionSummary[], size: number, offset: number): SessionListPage {
   const sessions = all.slice(offset, offset + size);
   const next = offset + sessions.length;
   return next < all.length ? { sessions, nextCursor: encodeCursor(next) } : { sessions };

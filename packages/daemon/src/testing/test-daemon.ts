@@ -9,6 +9,7 @@ import type { PermissionPolicy } from "../permission/policy.js";
 import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
 import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journal.js";
 import { SessionService } from "../sessions/session-service.js";
+import { checkAgainstContract } from "./contract-check.js";
 import { ScriptedAgent, type ScriptedAgentOptions } from "./scripted-agent.js";
 
 export const TEST_WORKSPACE = "/work/test-workspace";
@@ -86,6 +87,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     promptJournal: options.promptJournal ?? memoryPromptJournal(),
     clock,
     log,
+    checkEvents: true,
   });
   const app = createApp({
     service,
@@ -100,7 +102,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     startedAt: clock.now(),
     log,
   });
-  const request: TestDaemon["request"] = (method, path, init = {}) => {
+  const request: TestDaemon["request"] = async (method, path, init = {}) => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(init.headers ?? {}))
       if (value !== undefined) headers[name] = value;
@@ -109,12 +111,13 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
       body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
       headers["content-type"] ??= "application/json";
     }
-    const response = app.request(
+    const response = await app.request(
       path,
       { method, headers, ...(body !== undefined ? { body } : {}) },
       init.env as never,
     );
-    return Promise.resolve(response) as Promise<TestResponse>;
+    await checkAgainstContract(method, path, response);
+    return response as TestResponse;
   };
   return {
     app,

@@ -1,13 +1,17 @@
-// POST /session/:id/load and /resume. A live session is attached to (no child call). Otherwise the child
-// restores it; for a load, the history it replays becomes `compactedReplay` (ids 1..n). Then RESTORE-SPEC
+// POST /session/:id/load and /resume: opening a session. A live session is attached to (no child call).
+// Otherwise the child opens it from disk; for a load, the history it replays becomes `compactedReplay` (ids 1..n). Then RESTORE-SPEC
 // step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
 // prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
 import type { LedgerEntry } from "@qwen-daemon/core";
-import { type Meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY } from "@qwen-daemon/core/protocol";
-import type { DaemonEvent } from "../events/daemon-event.js";
+import {
+  type Meta,
+  type OpenSessionResponse,
+  type PromptTerminal,
+  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
+} from "@qwen-daemon/core/protocol";
 import type { PersistedSession } from "../persisted/session-store.js";
-import { type PromptTerminal, promptTerminalsOf } from "../prompts/prompt-terminals.js";
+import { promptTerminalsOf } from "../prompts/prompt-terminals.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
 import { journaledAnswersMeta } from "./answers-for-load.js";
 import { httpErrorFromChild } from "./child-errors.js";
@@ -19,55 +23,47 @@ import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journalin
 import { reopenReplayedCalls } from "./replay-reopen.js";
 import { knownRestoreRefusal } from "./restore-admission.js";
 import { admitRestorePrompt } from "./restore-prompt.js";
-import { type AttachResult, attachClient } from "./session-clients.js";
+import { attachClient } from "./session-clients.js";
 import type { SessionContext } from "./session-context.js";
 import { discardSession } from "./session-ending.js";
-import { assertSessionId, resolveWorkspace } from "./session-lookup.js";
 import { trailingQuestionCalls } from "./trailing-question.js";
 
-export type RestoreAction = "load" | "resume";
+export type OpenAction = "load" | "resume";
 
-export type RestoreResult = AttachResult & {
-  hasActivePrompt: boolean;
-  compactedReplay?: DaemonEvent[];
-  lastEventId: number;
-  eventEpoch: string;
-  /** How the session's recent prompts ended (its prompt ledger); absent when none has ended. */
-  promptTerminals?: PromptTerminal[];
-};
+/** The answer of load and resume (the contract's OpenSessionResponse). */
+export type OpenResult = OpenSessionResponse;
 
-export async function restoreSession(
+/** `sessionId` is well formed and `cwd` the daemon's workspace (the route checked both). */
+export async function openSession(
   ctx: SessionContext,
-  action: RestoreAction,
+  action: OpenAction,
   sessionId: string,
-  body: { cwd?: unknown },
+  cwd: string,
   requestedClientId: string | undefined,
-): Promise<RestoreResult> {
-  assertSessionId(sessionId);
-  const cwd = resolveWorkspace(ctx.workspace, body.cwd);
-  // One restore of a session at a time, a live one's re-check included: two would reload it in the child
+): Promise<OpenResult> {
+  // One open of a session at a time, a live one's re-check included: two would reload it in the child
   // at once, and requests that read its history (/continue) wait for them.
   // Checked again after every wait, and tracked with no await in between, so two loads never both pass.
-  for (let inFlight = ctx.registry.restoring(sessionId); inFlight !== undefined; ) {
+  for (let inFlight = ctx.registry.opening(sessionId); inFlight !== undefined; ) {
     await inFlight.then(noop, noop);
-    inFlight = ctx.registry.restoring(sessionId);
+    inFlight = ctx.registry.opening(sessionId);
   }
   const live = ctx.registry.get(sessionId);
   const work =
     live !== undefined
-      ? restoreLive(ctx, action, live, cwd, requestedClientId)
-      : restoreFromChild(ctx, action, sessionId, cwd, requestedClientId);
-  return ctx.registry.trackRestore(sessionId, work);
+      ? openLive(ctx, action, live, cwd, requestedClientId)
+      : openFromChild(ctx, action, sessionId, cwd, requestedClientId);
+  return ctx.registry.trackOpen(sessionId, work);
 }
 
-async function restoreLive(
+async function openLive(
   ctx: SessionContext,
-  action: RestoreAction,
+  action: OpenAction,
   live: LiveSession,
   cwd: string,
   requestedClientId: string | undefined,
-): Promise<RestoreResult> {
-  const attached = attachForRestore(ctx, action, live, requestedClientId, false);
+): Promise<OpenResult> {
+  const attached = attachForOpen(ctx, action, live, requestedClientId, false);
   const admitted = await restoreOnLiveSession(ctx, live, cwd, requestedClientId, attached.clientId);
   return withPromptTerminals(
     {
@@ -80,13 +76,13 @@ async function restoreLive(
   );
 }
 
-function attachForRestore(
+function attachForOpen(
   ctx: SessionContext,
-  action: RestoreAction,
+  action: OpenAction,
   session: LiveSession,
   requested: string | undefined,
   restored: boolean,
-): RestoreResult {
+): OpenResult {
   const attach = attachClient(session, requested, restored, ctx.options.clock);
   return {
     ...attach,
@@ -162,13 +158,13 @@ async function reopenRestoredCalls(ctx: SessionContext, session: LiveSession, cw
   session.replay = reopenReplayedCalls(session.replay, ids);
 }
 
-async function restoreFromChild(
+async function openFromChild(
   ctx: SessionContext,
-  action: RestoreAction,
+  action: OpenAction,
   sessionId: string,
   cwd: string,
   requestedClientId: string | undefined,
-): Promise<RestoreResult> {
+): Promise<OpenResult> {
   const release = ctx.registry.reserve();
   let session: LiveSession | undefined;
   try {
@@ -214,7 +210,7 @@ async function restoreFromChild(
     session.bus.advanceTo(replay.length);
     ctx.registry.promote(session);
     release();
-    const result = attachForRestore(ctx, action, session, requestedClientId, true);
+    const result = attachForOpen(ctx, action, session, requestedClientId, true);
     const admitted = admitRestorePrompt({
       session,
       responseMeta: response._meta,
@@ -286,7 +282,7 @@ async function readPersistedSession(
   }
 }
 
-function withPromptTerminals(result: RestoreResult, terminals: PromptTerminal[] | undefined): RestoreResult {
+function withPromptTerminals(result: OpenResult, terminals: PromptTerminal[] | undefined): OpenResult {
   return terminals === undefined ? result : { ...result, promptTerminals: terminals };
 }
 

@@ -1,0 +1,152 @@
+// Sessions over HTTP: create, load/resume ("open"), heartbeat, and the status every session route reports
+// (PROTOCOL.md "Status and session summary"), which the workspace session list pages through.
+import { z } from "zod";
+import { EVENT_SCHEMA_VERSION } from "./events.js";
+import { isValidSessionId } from "./ids.js";
+import { PromptTerminal } from "./prompts.js";
+
+/** `POST /session`. `cwd` must be the daemon's workspace (absolute); `sessionScope` defaults to `single`. */
+export const CreateSessionBody = z.object({
+  cwd: z.string().optional(),
+  sessionScope: z.enum(["single", "thread"]).optional(),
+  /** Create the session under this id (a valid session id not in use). */
+  sessionId: z.string().refine(isValidSessionId, "not a valid session id").optional(),
+});
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+export type SessionScope = NonNullable<CreateSessionBody["sessionScope"]>;
+
+/** `POST /session/:id/load` and `/resume`. */
+export const OpenSessionBody = z.object({ cwd: z.string().optional() });
+export type OpenSessionBody = z.infer<typeof OpenSessionBody>;
+
+/** What create, load and resume answer: the session, and the client id the daemon minted (or kept). */
+export const AttachResponse = z.object({
+  sessionId: z.string(),
+  workspaceCwd: z.string(),
+  /** False when this request created (or brought back) the session. */
+  attached: z.boolean(),
+  clientId: z.string(),
+  createdAt: z.string(),
+});
+export type AttachResponse = z.infer<typeof AttachResponse>;
+
+/** A frame of `compactedReplay` or of a transcript: a session event with its id. */
+export const ReplayedEvent = z.looseObject({
+  id: z.number(),
+  v: z.literal(EVENT_SCHEMA_VERSION),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  _meta: z.object({ serverTimestamp: z.number() }),
+});
+export type ReplayedEvent = z.infer<typeof ReplayedEvent>;
+
+/**
+ * `POST /session/:id/load` and `/resume`. A load carries the history as `compactedReplay` (ids 1..n,
+ * `lastEventId` = n, the first live event is n+1); a resume carries none (`lastEventId` 0 unless the session
+ * was live). `promptTerminals` says how its recent prompts ended (absent when none has).
+ */
+export const OpenSessionResponse = AttachResponse.extend({
+  hasActivePrompt: z.boolean(),
+  compactedReplay: z.array(ReplayedEvent).optional(),
+  lastEventId: z.number(),
+  eventEpoch: z.string(),
+  promptTerminals: z.array(PromptTerminal).optional(),
+});
+export type OpenSessionResponse = z.infer<typeof OpenSessionResponse>;
+
+/** `POST /session/:id/heartbeat`. */
+export const HeartbeatResponse = z.object({
+  sessionId: z.string(),
+  clientId: z.string().optional(),
+  lastSeenAt: z.number(),
+});
+export type HeartbeatResponse = z.infer<typeof HeartbeatResponse>;
+
+/** One choice of a waiting interaction, as status shows it (`label`: the option's name). */
+export const InteractionOption = z.object({
+  optionId: z.string(),
+  label: z.string().optional(),
+  kind: z.string().optional(),
+});
+export type InteractionOption = z.infer<typeof InteractionOption>;
+
+/** A waiting question; `answerKey` is the key its answer takes in a vote's `answers`. */
+export const UserQuestionInteraction = z.object({
+  requestId: z.string(),
+  kind: z.literal("user_question"),
+  createdAt: z.string(),
+  title: z.string().optional(),
+  questions: z.array(z.looseObject({ answerKey: z.string() })),
+  options: z.array(InteractionOption),
+});
+export type UserQuestionInteraction = z.infer<typeof UserQuestionInteraction>;
+
+/** A waiting tool permission: what the tool would do. */
+export const PermissionInteraction = z.object({
+  requestId: z.string(),
+  kind: z.literal("permission"),
+  createdAt: z.string(),
+  action: z.object({
+    type: z.string().optional(),
+    title: z.string().optional(),
+    content: z.unknown().optional(),
+    locations: z.unknown().optional(),
+    input: z.unknown().optional(),
+  }),
+  options: z.array(InteractionOption),
+});
+export type PermissionInteraction = z.infer<typeof PermissionInteraction>;
+
+export const PendingInteraction = z.discriminatedUnion("kind", [
+  UserQuestionInteraction,
+  PermissionInteraction,
+]);
+export type PendingInteraction = z.infer<typeof PendingInteraction>;
+
+export const TurnError = z.object({ message: z.string(), code: z.string().optional() });
+export type TurnError = z.infer<typeof TurnError>;
+
+/**
+ * `GET /session/:id/status`, and each entry of the session list. A session only on disk lists with `live`
+ * false, no clients and nothing active: load or resume it.
+ */
+export const SessionSummary = z.object({
+  sessionId: z.string(),
+  workspaceCwd: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string().optional(),
+  displayName: z.string().optional(),
+  /** Ours: the daemon holds the session in memory. */
+  live: z.boolean(),
+  clientCount: z.number(),
+  hasActivePrompt: z.boolean(),
+  pendingPromptCount: z.number(),
+  activeWorkState: z.enum(["idle", "active", "unknown"]),
+  isWaitingForPermission: z.boolean(),
+  isWaitingForUserQuestion: z.boolean(),
+  pendingInteractionCount: z.number(),
+  hasTurnError: z.boolean(),
+  turnError: TurnError.optional(),
+  pendingInteractions: z.array(PendingInteraction),
+  /**
+   * What a session that is only on disk holds unanswered ("user_question", "exec", "edit", "mcp", ...), so a
+   * list can say so before anyone loads it; absent when the daemon does not know (not sent yet: issue 13).
+   */
+  pendingOnDisk: z.array(z.string()).optional(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+/** `GET /workspace/:cwd/sessions?size&cursor`: newest first; `nextCursor` is opaque. */
+export const SessionListPage = z.object({
+  sessions: z.array(SessionSummary),
+  nextCursor: z.string().optional(),
+});
+export type SessionListPage = z.infer<typeof SessionListPage>;
+
+/** `GET /session/:id/transcript?limit=N`: the persisted history as session_update events. */
+export const TranscriptResponse = z.object({
+  v: z.literal(1),
+  sessionId: z.string(),
+  events: z.array(ReplayedEvent),
+});
+export type TranscriptResponse = z.infer<typeof TranscriptResponse>;
