@@ -1,4 +1,5 @@
 // Pure scans and repairs of conversation history (no I/O).
 export * from "./ask-user-question-restore.js";
 export * from "./orphan-repair.js";
+export * from "./pending-approval-restore.js";
 export * from "./session-recovery.js";

@@ -55,6 +55,32 @@ export type SystemRecord = z.infer<typeof SystemRecord>;
  */
 export const SESSION_CREATED_SUBTYPE = "session_created";
 
+/**
+ * The write-ahead record of a tool that can need an approval (edit, exec, MCP): written and fsynced right
+ * before the tool starts, after its approval (or the approval mode) let it run. A system record, so readers that
+ * do not know it skip it as bookkeeping and the model history is unchanged. On load it decides the fate of a
+ * call a crash left without a result: with it the call may have run and is never run again; without it the
+ * call certainly did not run and may be asked again (history/pending-approval-restore.ts).
+ */
+export const TOOL_STARTED_SUBTYPE = "tool_started";
+
+/** How the call came to run: a person approved it, an "always allow" of this session, or the approval mode. */
+export const ToolStartApproval = z.enum(["user", "session_rule", "approval_mode"]);
+export type ToolStartApproval = z.infer<typeof ToolStartApproval>;
+
+export const ToolStartedData = z.object({
+  callId: z.string().min(1),
+  name: z.string(),
+  approval: ToolStartApproval,
+});
+export type ToolStartedData = z.infer<typeof ToolStartedData>;
+
+export const ToolStartedRecord = SystemRecord.extend({
+  subtype: z.literal(TOOL_STARTED_SUBTYPE),
+  data: ToolStartedData,
+});
+export type ToolStartedRecord = z.infer<typeof ToolStartedRecord>;
+
 export const TranscriptRecord = z.discriminatedUnion("type", [
   UserRecord,
   AssistantRecord,
