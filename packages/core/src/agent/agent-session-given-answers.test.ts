@@ -171,6 +171,22 @@ describe("AgentSession.load with given answers", () => {
     expect(restoring.restorableQuestion()?.functionCalls.map((c) => c.id)).toEqual(["call_q", "call_q2"]);
   });
 
+  it("a plain prompt after such a load closes the batch with the answers given, on disk and for the model", async () => {
+    const crashed = await crashWhileAsking(BATCH);
+    const session = await open(
+      AgentSession.load(
+        options(crashed, server!, { suppressRestore: true, givenAnswers: new Map([["call_q", BLUE]]) }),
+      ),
+    );
+    await nextPrompt(session);
+    expect(toolResultsSent()).toEqual({ call_q: COLOR_ANSWER_TEXT, call_q2: ORPHAN_TOOL_RESULT_TEXT });
+    await session.close();
+    const again = await open(AgentSession.load(options(crashed, server!)));
+    expect(again.restorableQuestion()).toBeUndefined();
+    await again.prompt([{ text: "and now?" }], { promptId: "p3", signal: new AbortController().signal });
+    expect(toolResultsSent()).toEqual({ call_q: COLOR_ANSWER_TEXT, call_q2: ORPHAN_TOOL_RESULT_TEXT });
+  });
+
   it("never touches a batch the load keeps for a restore, and does nothing with the switch off", async () => {
     const restorable = await crashWhileAsking(BATCH);
     const before = (await records(restorable)).length;

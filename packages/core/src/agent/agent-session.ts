@@ -23,7 +23,7 @@ import { transcriptPath } from "../transcript/paths.js";
 import { readTranscript } from "../transcript/reader.js";
 import { type LedgerEntry, SESSION_CREATED_SUBTYPE, type TranscriptRecord } from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
-import { answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
+import { type AnsweredBatch, answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
 import { Chat } from "./chat.js";
 import type {
   AgentEvent,
@@ -112,7 +112,7 @@ export class SessionExistsError extends Error {
 
 export class AgentSession {
   readonly sessionId: string;
-  readonly chat: Chat;
+  #chat: Chat;
   readonly #opts: AgentSessionOptions;
   readonly #transcript: SessionTranscript;
   readonly #ledger: PromptLedger;
@@ -123,15 +123,23 @@ export class AgentSession {
   #closed = false;
   /** Load left `in_flight` ledger entries open for a restore to close; the next prompt closes them otherwise. */
   #staleOpenPrompts: boolean;
+  /**
+   * Answers the host journaled for some questions of a re-askable batch that load left dangling on disk (the
+   * others still open, nobody to ask them now). A later load with someone to ask re-asks the batch; a prompt
+   * that moves on here first closes it with these answers (see #closeHeldBatch), so they reach the model.
+   */
+  #heldAnswers: ReadonlyMap<string, GivenAnswer> | undefined;
 
   private constructor(
     opts: AgentSessionOptions,
     parts: { chat: Chat; transcript: SessionTranscript; ledger: PromptLedger; records: TranscriptRecord[] },
     staleOpenPrompts: boolean,
+    heldAnswers?: ReadonlyMap<string, GivenAnswer>,
   ) {
     this.sessionId = opts.sessionId;
     this.#opts = opts;
-    this.chat = parts.chat;
+    this.#chat = parts.chat;
+    this.#heldAnswers = heldAnswers;
     this.#transcript = parts.transcript;
     this.#ledger = parts.ledger;
     this.#records = parts.records;
@@ -170,22 +178,28 @@ export class AgentSession {
     const restorableIds = restorableAskUserQuestionCallIds(history.at(-1));
     const preserveCallIds = preserve ? restorableIds : undefined;
     const transcript = await SessionTranscript.open(transcriptOptions(opts));
+    let heldAnswers: ReadonlyMap<string, GivenAnswer> | undefined;
     if (preserveCallIds === undefined && opts.givenAnswers && opts.config.getRestoreAskUserQuestion()) {
       const batch = answeredBatchResults(history, opts.givenAnswers);
       // A batch restore could re-ask is closed only when every question of it is answered: one still open
-      // stays dangling on disk for a later load with someone to ask.
+      // stays dangling on disk for a later load with someone to ask (or for the next prompt here).
       if (batch && (restorableIds === undefined || batch.answeredCallIds.length === restorableIds.size)) {
-        for (const { message, result } of batch.results) {
-          records.push(await transcript.appendToolResult(message, result));
-        }
+        await appendBatch(transcript, records, batch);
         history = historyFromRecords(records);
+      } else if (batch) {
+        heldAnswers = opts.givenAnswers;
       }
     }
     const chat = Chat.start(history, preserveCallIds ? { preserveCallIds } : {});
     const ledger = PromptLedger.forSession(opts, ledgerOptions(opts));
-    const session = new AgentSession(opts, { chat, transcript, ledger, records }, true);
+    const session = new AgentSession(opts, { chat, transcript, ledger, records }, true, heldAnswers);
     if (!session.restorableQuestion()) await session.closeInterruptedPrompts();
     return session;
+  }
+
+  /** The conversation as the model sees it. */
+  get chat(): Chat {
+    return this.#chat;
   }
 
   get promptActive(): boolean {
@@ -218,7 +232,10 @@ export class AgentSession {
   }
 
   async prompt(parts: Part[], opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
-    return this.#tracked(opts, () => this.#turn(opts, { kind: "user", parts }));
+    return this.#tracked(opts, async () => {
+      await this.#closeHeldBatch();
+      return this.#turn(opts, { kind: "user", parts });
+    });
   }
 
   /**
@@ -250,6 +267,7 @@ export class AgentSession {
   async continueLastTurn(opts: AgentPromptOptions): Promise<ContinueResult> {
     this.#assertIdle();
     if (this.restorableQuestion()) return { accepted: false, interruption: "none" };
+    await this.#closeHeldBatch();
     const tail = classifySessionTail(historyFromRecords(this.#records));
     if (tail.kind !== "interrupted_prompt" && tail.kind !== "interrupted_turn") {
       return { accepted: false, interruption: "none" };
@@ -276,6 +294,21 @@ export class AgentSession {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([this.#transcript.close(), this.#ledger.close()]);
+  }
+
+  /**
+   * Writes the held batch's results (the journaled answers, the orphan text for its other calls) before a
+   * prompt moves on, and restarts the chat from the records: the model then sees the answers the user gave
+   * (not the orphan text load-time repair put in memory), and a later load reads the same history from disk.
+   */
+  async #closeHeldBatch(): Promise<void> {
+    const held = this.#heldAnswers;
+    this.#heldAnswers = undefined;
+    if (held === undefined) return;
+    const batch = answeredBatchResults(historyFromRecords(this.#records), held);
+    if (batch === undefined) return;
+    await appendBatch(this.#transcript, this.#records, batch);
+    this.#chat = Chat.start(historyFromRecords(this.#records));
   }
 
   #assertIdle(): void {
@@ -361,6 +394,15 @@ export class AgentSession {
       turnResult: (data) => keep(() => t.appendSystem("turn_result", { ...data, promptId })),
     };
   }
+}
+
+async function appendBatch(
+  transcript: SessionTranscript,
+  records: TranscriptRecord[],
+  batch: AnsweredBatch,
+): Promise<void> {
+  for (const { message, result } of batch.results)
+    records.push(await transcript.appendToolResult(message, result));
 }
 
 function bindPrompt(hook: BeforeExecuteHook<SessionToolContext>, promptId: string): BeforeExecuteHook {
