@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs every benchmark in sequence and prints their output (`npm run bench` at the repository root).
-//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|soak|restart-restore ...]
-// With names, runs only those. The process benchmarks use the built packages: when a dist folder is
+//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|soak|restart-restore|cold-story ...]
+//                      [-- options for the selected benchmarks, e.g. -- --runs 3 --reference]
+// With names, runs only those; arguments after `--` are passed to each selected benchmark (`npm run bench --
+// cold-story -- --reference`). The process benchmarks use the built packages: when a dist folder is
 // missing this runs `npm run build` first; when sources are newer than a dist it only warns (rebuild with
 // `npm run build` to measure the current code). A failing benchmark, or one still running after
 // TIMEOUT_MS (e.g. a dist rebuilt under it), does not stop the others; the exit code is then 1.
@@ -51,6 +53,12 @@ const BENCHMARKS = [
     node: [],
     what: "SIGKILL -> restart -> restored question",
   },
+  {
+    name: "cold-story",
+    script: "bench/cold-story.mjs",
+    node: [],
+    what: "cold restore story: start, first prompt -> question, SIGKILL -> restored, RSS (--reference: ratios)",
+  },
 ];
 
 /** The files each process benchmark needs from `npm run build`, and the sources they are built from. */
@@ -93,7 +101,9 @@ function ensureBuilt() {
     );
 }
 
-const wanted = process.argv.slice(2);
+const dashes = process.argv.indexOf("--", 2);
+const wanted = process.argv.slice(2, dashes === -1 ? undefined : dashes);
+const passed = dashes === -1 ? [] : process.argv.slice(dashes + 1);
 const unknown = wanted.filter((name) => !BENCHMARKS.some((b) => b.name === name));
 if (unknown.length > 0) {
   console.error(
@@ -106,10 +116,10 @@ const selected = wanted.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => wan
 ensureBuilt();
 const failed = [];
 for (const bench of selected) {
-  const command = ["node", ...bench.node, bench.script].join(" ");
+  const command = ["node", ...bench.node, bench.script, ...passed].join(" ");
   console.log(`=== ${bench.name}: ${bench.what}\n$ ${command}`);
   const started = performance.now();
-  const result = spawnSync(process.execPath, [...bench.node, bench.script], {
+  const result = spawnSync(process.execPath, [...bench.node, bench.script, ...passed], {
     cwd: root,
     stdio: "inherit",
     timeout: TIMEOUT_MS,
