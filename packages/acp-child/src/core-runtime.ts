@@ -50,6 +50,7 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
   const open = async (args: OpenSessionArgs, load?: LoadArgs): Promise<RuntimeSession> => {
     const config = new Config({
       restoreAskUserQuestion: options.restoreAskUserQuestion,
+      restorePendingApprovals: options.restorePendingApprovals,
       approvalMode: args.approvalMode,
       experimentalLsp: options.experimentalLsp,
     });

@@ -81,7 +81,8 @@ export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
     log.warn("external tool guard requested without a parent capability: ignored (no ack will be sent)");
   const runtime = run.runtime ?? createCoreRuntime({ env, options, log });
   log.info(
-    `ACP agent ready (restore-ask-user-question ${options.restoreAskUserQuestion ? "on" : "off"}` +
+    `ACP agent ready (restore-ask-user-question ${options.restoreAskUserQuestion ? "on" : "off"}, ` +
+      `restore-pending-approvals ${options.restorePendingApprovals ? "on" : "off"}` +
       `${options.experimentalLsp ? ", experimental LSP requested (no LSP features yet)" : ""})`,
   );
   const acp = createAcpAgent({

@@ -5,19 +5,27 @@ describe("parseAcpArgv", () => {
   it("turns restore on only with --acp", () => {
     expect(parseAcpArgv(["--acp", "--restore-ask-user-question"])).toEqual({
       kind: "ok",
-      options: { restoreAskUserQuestion: true, experimentalLsp: false },
+      options: { restoreAskUserQuestion: true, restorePendingApprovals: false, experimentalLsp: false },
     });
     expect(parseAcpArgv(["--acp"])).toEqual({
       kind: "ok",
-      options: { restoreAskUserQuestion: false, experimentalLsp: false },
+      options: { restoreAskUserQuestion: false, restorePendingApprovals: false, experimentalLsp: false },
     });
     expect(parseAcpArgv(["--restore-ask-user-question"]).kind).toBe("error");
+  });
+
+  it("turns the approvals restore on only with --acp", () => {
+    expect(parseAcpArgv(["--restore-pending-approvals", "--acp"])).toEqual({
+      kind: "ok",
+      options: { restoreAskUserQuestion: false, restorePendingApprovals: true, experimentalLsp: false },
+    });
+    expect(parseAcpArgv(["--restore-pending-approvals"]).kind).toBe("error");
   });
 
   it("accepts the forwarded flags in either order and refuses unknown ones", () => {
     expect(parseAcpArgv(["--experimental-lsp", "--acp", "--restore-ask-user-question"])).toEqual({
       kind: "ok",
-      options: { restoreAskUserQuestion: true, experimentalLsp: true },
+      options: { restoreAskUserQuestion: true, restorePendingApprovals: false, experimentalLsp: true },
     });
     expect(parseAcpArgv(["--acp", "--yolo"])).toEqual({
       kind: "error",

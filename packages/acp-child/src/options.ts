@@ -4,12 +4,15 @@
 export interface AcpChildOptions {
   /** RESTORE-SPEC: re-hang a trailing unanswered ask_user_question on load/resume. Default false. */
   restoreAskUserQuestion: boolean;
+  /** Re-ask a trailing tool approval whose tool never started on load/resume. Default false. */
+  restorePendingApprovals: boolean;
   /** Accepted and forwarded by the daemon; this child has no LSP features yet, so it only records it. */
   experimentalLsp: boolean;
 }
 
 export const DEFAULT_ACP_CHILD_OPTIONS: AcpChildOptions = {
   restoreAskUserQuestion: false,
+  restorePendingApprovals: false,
   experimentalLsp: false,
 };
 
@@ -19,10 +22,15 @@ export type ParsedAcpArgv =
   | { kind: "version" }
   | { kind: "error"; message: string };
 
-const KNOWN_FLAGS = new Set(["--acp", "--restore-ask-user-question", "--experimental-lsp"]);
+const KNOWN_FLAGS = new Set([
+  "--acp",
+  "--restore-ask-user-question",
+  "--restore-pending-approvals",
+  "--experimental-lsp",
+]);
 
 /** What `qwen-acp --help` prints. */
-export const ACP_USAGE = `Usage: qwen-acp --acp [--restore-ask-user-question] [--experimental-lsp]
+export const ACP_USAGE = `Usage: qwen-acp --acp [--restore-ask-user-question] [--restore-pending-approvals] [--experimental-lsp]
 
 An Agent Client Protocol agent on stdio: JSON-RPC 2.0 messages, one per line, in on stdin and out on stdout
 (diagnostics go to stderr). An ACP client (an editor, or qwen serve) starts it and talks to it.
@@ -31,6 +39,9 @@ Options:
   --acp                          run as an ACP agent (required: it is the only mode of this program)
   --restore-ask-user-question    on session/load and session/resume, ask a question that was left
                                  unanswered again instead of failing it
+  --restore-pending-approvals    on session/load and session/resume, ask a tool approval (command, edit,
+                                 MCP tool) that was left unanswered again; a tool that had started is
+                                 never run again, its result is reported as unknown
   --experimental-lsp             accepted and recorded (no LSP features yet)
   -h, --help                     print this help
   -v, --version                  print the version
@@ -41,7 +52,8 @@ Environment:
 `;
 
 /**
- * Parses `--acp [--restore-ask-user-question] [--experimental-lsp]`. The restore switch means something only
+ * Parses `--acp [--restore-ask-user-question] [--restore-pending-approvals] [--experimental-lsp]`. The restore
+ * switches mean something only
  * together with `--acp` (a run without the ACP channel has nobody to re-ask, and skipping repair there would
  * wedge the session), so without `--acp` it is an error here rather than silently ignored.
  */
@@ -57,6 +69,7 @@ export function parseAcpArgv(argv: readonly string[]): ParsedAcpArgv {
     kind: "ok",
     options: {
       restoreAskUserQuestion: argv.includes("--restore-ask-user-question"),
+      restorePendingApprovals: argv.includes("--restore-pending-approvals"),
       experimentalLsp: argv.includes("--experimental-lsp"),
     },
   };

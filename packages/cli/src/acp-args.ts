@@ -4,6 +4,7 @@
 export interface AgentModeFlags {
   acp: boolean;
   restoreAskUserQuestion: boolean;
+  restorePendingApprovals: boolean;
   experimentalLsp: boolean;
 }
 
@@ -13,7 +14,19 @@ export function effectiveRestoreAskUserQuestion(
   return flags.acp && flags.restoreAskUserQuestion;
 }
 
-const ACP_FLAGS = new Set(["--acp", "--restore-ask-user-question", "--experimental-lsp"]);
+/** Same gating as the question switch: only an ACP run has a channel to ask an approval again on. */
+export function effectiveRestorePendingApprovals(
+  flags: Pick<AgentModeFlags, "acp" | "restorePendingApprovals">,
+): boolean {
+  return flags.acp && flags.restorePendingApprovals;
+}
+
+const ACP_FLAGS = new Set([
+  "--acp",
+  "--restore-ask-user-question",
+  "--restore-pending-approvals",
+  "--experimental-lsp",
+]);
 
 /**
  * Fast-path recogniser for `qwen --acp [forwarded flags]`: returns the flags when argv holds exactly those,
@@ -25,6 +38,7 @@ export function parseFastAcpArgs(argv: readonly string[]): AgentModeFlags | unde
   return {
     acp: true,
     restoreAskUserQuestion: argv.includes("--restore-ask-user-question"),
+    restorePendingApprovals: argv.includes("--restore-pending-approvals"),
     experimentalLsp: argv.includes("--experimental-lsp"),
   };
 }

@@ -16,4 +16,15 @@ describe("acpChildExtraArgs", () => {
       "--restore-ask-user-question",
     ]);
   });
+  it("forwards the approvals switch after the existing flags", () => {
+    expect(acpChildExtraArgs({ restorePendingApprovals: true })).toEqual(["--restore-pending-approvals"]);
+    expect(
+      acpChildExtraArgs({
+        restorePendingApprovals: true,
+        restoreAskUserQuestion: true,
+        experimentalLsp: true,
+      }),
+    ).toEqual(["--experimental-lsp", "--restore-ask-user-question", "--restore-pending-approvals"]);
+    expect(acpChildExtraArgs({ restorePendingApprovals: false })).toBeUndefined();
+  });
 });

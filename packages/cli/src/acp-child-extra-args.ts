@@ -4,11 +4,13 @@
 export interface AcpChildForwardedFlags {
   experimentalLsp?: boolean;
   restoreAskUserQuestion?: boolean;
+  restorePendingApprovals?: boolean;
 }
 
 export function acpChildExtraArgs(flags: AcpChildForwardedFlags): string[] | undefined {
   const args: string[] = [];
   if (flags.experimentalLsp) args.push("--experimental-lsp");
   if (flags.restoreAskUserQuestion) args.push("--restore-ask-user-question");
+  if (flags.restorePendingApprovals) args.push("--restore-pending-approvals");
   return args.length > 0 ? args : undefined;
 }

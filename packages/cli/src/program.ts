@@ -17,6 +17,10 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
     .option("-p, --prompt <text>", "run one headless prompt and print the answer")
     .option("--acp", "run as an Agent Client Protocol agent on stdio")
     .option("--restore-ask-user-question", "with --acp: re-ask a trailing unanswered question on load/resume")
+    .option(
+      "--restore-pending-approvals",
+      "with --acp: re-ask a trailing unanswered tool approval on load/resume (a tool that started is never run again)",
+    )
     .option("--experimental-lsp", "enable experimental LSP features")
     .addOption(
       new Option("--approval-mode <mode>", "which tool calls run without asking").choices(APPROVAL_MODES),
@@ -29,6 +33,7 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
         await runAcp({
           acp: true,
           restoreAskUserQuestion: Boolean(opts.restoreAskUserQuestion),
+          restorePendingApprovals: Boolean(opts.restorePendingApprovals),
           experimentalLsp: Boolean(opts.experimentalLsp),
         });
         return;

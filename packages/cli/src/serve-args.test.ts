@@ -18,6 +18,8 @@ describe("parseServeArgs", () => {
     expect(f.hostname).toBe("0.0.0.0");
     expect(f.web).toBe(false);
     expect(f.restoreAskUserQuestion).toBe(true);
+    expect(f.restorePendingApprovals).toBe(false);
+    expect(ok(["--restore-pending-approvals"]).restorePendingApprovals).toBe(true);
   });
   it("collects repeated list flags", () => {
     expect(ok(["--allow-origin", "http://a", "--allow-origin=http://b"]).allowOrigins).toEqual([

@@ -154,5 +154,10 @@ describe("qwen serve with no flags", () => {
       accepted: true,
       value: false,
     });
+    expect(envNamesFor(DAEMON_OPTION_SPECS.restorePendingApprovals)).toEqual([]);
+    expect(viaCli([], { QWEN_SERVE_RESTORE_PENDING_APPROVALS: "true" }, "restorePendingApprovals")).toEqual({
+      accepted: true,
+      value: false,
+    });
   });
 });

@@ -7,6 +7,11 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ["default", "auto-edit", 
 export interface ConfigOptions {
   /** Re-hang a trailing unanswered ask_user_question on load/resume (RESTORE-SPEC). Default false. */
   restoreAskUserQuestion?: boolean;
+  /**
+   * Ask a trailing tool approval again on load/resume when its tool never started, and close one that had
+   * started as "started, result unknown" instead of failing it (`--restore-pending-approvals`). Default false.
+   */
+  restorePendingApprovals?: boolean;
   /** Default "default". */
   approvalMode?: ApprovalMode;
   /** Default false. */
@@ -15,6 +20,7 @@ export interface ConfigOptions {
 
 export class Config {
   readonly #restoreAskUserQuestion: boolean;
+  readonly #restorePendingApprovals: boolean;
   #preserveRestorableAskUserQuestion: boolean;
   #approvalMode: ApprovalMode;
   readonly #experimentalLsp: boolean;
@@ -23,12 +29,17 @@ export class Config {
     // `=== true`: only an explicit true switches restore on (fail-closed for untyped callers).
     this.#restoreAskUserQuestion = options.restoreAskUserQuestion === true;
     this.#preserveRestorableAskUserQuestion = this.#restoreAskUserQuestion;
+    this.#restorePendingApprovals = options.restorePendingApprovals === true;
     this.#approvalMode = checkedApprovalMode(options.approvalMode ?? "default");
     this.#experimentalLsp = options.experimentalLsp === true;
   }
 
   getRestoreAskUserQuestion(): boolean {
     return this.#restoreAskUserQuestion;
+  }
+
+  getRestorePendingApprovals(): boolean {
+    return this.#restorePendingApprovals;
   }
 
   /** Whether startChat's orphan repair spares the restorable ids; follows restore until suppressed. */

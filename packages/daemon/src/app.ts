@@ -71,6 +71,7 @@ export function createApp(deps: AppDeps): Hono {
       workspaceCwd: service.workspace,
       permissionPolicy: service.mediator.policy,
       restoreAskUserQuestion: service.restoreAskUserQuestion,
+      restorePendingApprovals: service.restorePendingApprovals,
       authRequired: deps.token !== undefined,
       allowOrigins: deps.allowOrigins,
       limits: {

@@ -45,6 +45,13 @@ describe("@qwen-daemon/daemon public API", () => {
       "--restore-ask-user-question",
     ]);
     expect(daemon.forwardedChildFlags({ experimentalLsp: false, restoreAskUserQuestion: false })).toEqual([]);
+    expect(
+      daemon.forwardedChildFlags({
+        experimentalLsp: true,
+        restoreAskUserQuestion: true,
+        restorePendingApprovals: true,
+      }),
+    ).toEqual(["--experimental-lsp", "--restore-ask-user-question", "--restore-pending-approvals"]);
   });
 
   it("builds the child argv as <command...> --acp <extra...>", () => {

@@ -258,6 +258,14 @@ export const DAEMON_OPTION_SPECS = {
     description:
       "Ask a question again when a session whose question was left unanswered is loaded or resumed",
   },
+  restorePendingApprovals: {
+    type: "bool",
+    flag: "restore-pending-approvals",
+    default: false,
+    noEnv: true,
+    description:
+      "Ask a tool approval (command, edit, MCP tool) again when a session whose approval was left unanswered is loaded or resumed; a tool that had started is never run again",
+  },
   notifyCommand: {
     type: "string",
     flag: "notify-command",

@@ -25,6 +25,7 @@ describe("resolveDaemonOptions", () => {
       sessionIdleTimeoutMs: 1_800_000,
       permissionPolicy: "first-responder",
       restoreAskUserQuestion: false,
+      restorePendingApprovals: false,
       experimentalLsp: false,
     });
     expect(o.consensusQuorum).toBeUndefined();

@@ -67,6 +67,7 @@ export const DaemonOptions = z.object({
   permissionPolicy: PermissionPolicy.default(S.permissionPolicy.default),
   consensusQuorum: int(S.consensusQuorum).optional(),
   restoreAskUserQuestion: z.boolean().default(S.restoreAskUserQuestion.default),
+  restorePendingApprovals: z.boolean().default(S.restorePendingApprovals.default),
   experimentalLsp: z.boolean().default(S.experimentalLsp.default),
   /** A JSON array (as the flag gives it) or the array itself; the daemon works with the array. */
   notifyCommand: z

@@ -118,6 +118,7 @@ async function configureDaemon(
   const service = new SessionService({
     workspace: options.workspace,
     restoreAskUserQuestion: options.restoreAskUserQuestion,
+    restorePendingApprovals: options.restorePendingApprovals,
     maxSessions: options.maxSessions,
     maxPendingPromptsPerSession: options.maxPendingPromptsPerSession,
     eventRingSize: options.eventRingSize,

@@ -2,7 +2,7 @@
 // bin.ts imports this module lazily, so the agent is imported statically here: one chunk hop, not two.
 import { runAcpAgent } from "@qwen-daemon/acp-child";
 import type { AgentModeFlags } from "../acp-args.js";
-import { effectiveRestoreAskUserQuestion } from "../acp-args.js";
+import { effectiveRestoreAskUserQuestion, effectiveRestorePendingApprovals } from "../acp-args.js";
 
 export async function runAcp(flags: AgentModeFlags): Promise<void> {
   await runAcpAgent({
@@ -12,6 +12,7 @@ export async function runAcp(flags: AgentModeFlags): Promise<void> {
     handleSignals: true,
     options: {
       restoreAskUserQuestion: effectiveRestoreAskUserQuestion(flags),
+      restorePendingApprovals: effectiveRestorePendingApprovals(flags),
       experimentalLsp: flags.experimentalLsp,
     },
   });

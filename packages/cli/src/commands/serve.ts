@@ -101,6 +101,7 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
     `  model:      ${describeModelProvider(createModelProvider(modelConfig))}`,
     `  policy:     ${flags.permissionPolicy}`,
     `  restore ask_user_question: ${flags.restoreAskUserQuestion ? "on" : "off (--restore-ask-user-question to enable)"}`,
+    `  restore pending approvals: ${flags.restorePendingApprovals ? "on" : "off (--restore-pending-approvals to enable)"}`,
   ];
   // A generated token has already been printed once, on stderr, by the daemon itself.
   lines.push(`  auth:       ${daemon.token ? "bearer token required" : "none (loopback only)"}`);

@@ -14,16 +14,18 @@ export type SpawnChannelOptions = {
 
 /**
  * The flags a daemon forwards to its children when the caller gave none (RESTORE-SPEC "Switches"):
- * `['--experimental-lsp'?, '--restore-ask-user-question'?]`, in that order. The cli has its own
+ * `['--experimental-lsp'?, '--restore-ask-user-question'?, '--restore-pending-approvals'?]`, in that order. The cli has its own
  * `acpChildExtraArgs` helper and normally passes the result as `childExtraArgs`.
  */
 export function forwardedChildFlags(flags: {
   experimentalLsp: boolean;
   restoreAskUserQuestion: boolean;
+  restorePendingApprovals?: boolean;
 }): string[] {
   return [
     ...(flags.experimentalLsp ? ["--experimental-lsp"] : []),
     ...(flags.restoreAskUserQuestion ? ["--restore-ask-user-question"] : []),
+    ...(flags.restorePendingApprovals === true ? ["--restore-pending-approvals"] : []),
   ];
 }
 

@@ -7,6 +7,7 @@ export type CapabilitiesInfo = {
   workspaceCwd: string;
   permissionPolicy: PermissionPolicy;
   restoreAskUserQuestion: boolean;
+  restorePendingApprovals?: boolean;
   authRequired: boolean;
   allowOrigins: readonly string[];
   limits: {
@@ -47,6 +48,7 @@ const BASE_FEATURES = [
 export function capabilitiesDocument(info: CapabilitiesInfo): CapabilitiesResponse {
   const features: string[] = [...BASE_FEATURES];
   if (info.restoreAskUserQuestion) features.push("restore_ask_user_question");
+  if (info.restorePendingApprovals === true) features.push("restore_pending_approvals");
   if (info.authRequired) features.push("require_auth");
   if (info.allowOrigins.length > 0) features.push("allow_origin");
   return {

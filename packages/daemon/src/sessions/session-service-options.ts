@@ -12,6 +12,8 @@ import type { PromptJournal } from "../prompts/prompt-journal.js";
 export type SessionServiceOptions = {
   workspace: string;
   restoreAskUserQuestion: boolean;
+  /** `--restore-pending-approvals`: admit the restore prompt that asks a tool approval again. */
+  restorePendingApprovals?: boolean;
   maxSessions: number;
   maxPendingPromptsPerSession: number;
   eventRingSize: number;

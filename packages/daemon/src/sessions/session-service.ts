@@ -111,6 +111,10 @@ export class SessionService {
     return this.#o.restoreAskUserQuestion;
   }
 
+  get restorePendingApprovals(): boolean {
+    return this.#o.restorePendingApprovals === true;
+  }
+
   get limits() {
     return {
       maxSessions: this.#o.maxSessions,

@@ -27,6 +27,7 @@ export type TestDaemonOptions = {
   hostname?: string;
   allowOrigins?: string[];
   restoreAskUserQuestion?: boolean;
+  restorePendingApprovals?: boolean;
   maxSessions?: number;
   maxPendingPromptsPerSession?: number;
   eventRingSize?: number;
@@ -73,6 +74,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   const service = new SessionService({
     workspace: options.workspace ?? TEST_WORKSPACE,
     restoreAskUserQuestion: options.restoreAskUserQuestion ?? false,
+    restorePendingApprovals: options.restorePendingApprovals ?? false,
     maxSessions: options.maxSessions ?? 8,
     maxPendingPromptsPerSession: options.maxPendingPromptsPerSession ?? 5,
     eventRingSize: options.eventRingSize ?? 8000,
