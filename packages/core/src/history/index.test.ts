@@ -12,6 +12,7 @@ describe("history public API", () => {
         "findRestorableAskUserQuestion",
         "findRestorablePendingApprovals",
         "historyTailFromRecords",
+        "pendingApprovalsFromRecords",
         "pendingInteractionKindOf",
         "pendingInteractionKinds",
         "toolStartedResultUnknownText",

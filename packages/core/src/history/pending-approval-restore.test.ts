@@ -6,6 +6,7 @@ import { TOOL_STARTED_SUBTYPE, type TranscriptRecord } from "../transcript/recor
 import {
   findRestorablePendingApprovals,
   historyTailFromRecords,
+  pendingApprovalsFromRecords,
   pendingInteractionKindOf,
   pendingInteractionKinds,
   toolStartedResultUnknownText,
@@ -26,7 +27,10 @@ const model = (...parts: Part[]): Content => ({ role: "model", parts });
 const user = (...parts: Part[]): Content => ({ role: "user", parts });
 const none = new Set<string>();
 const scan = (tail: Content[], started: Set<string> = none, includeQuestions = false) =>
-  findRestorablePendingApprovals(tail, { startedCallIds: started, includeQuestions });
+  findRestorablePendingApprovals(tail, {
+    toolStarts: { recorded: true, startedCallIds: started },
+    includeQuestions,
+  });
 const decisions = (tail: Content[], started: Set<string> = none, includeQuestions = false) =>
   scan(tail, started, includeQuestions)?.calls.map((c) => [c.call.id, c.kind, c.decision]);
 
@@ -142,6 +146,14 @@ describe("findRestorablePendingApprovals", () => {
     });
   });
 
+  it("asks nothing again for a reply not marked as recording tool starts", () => {
+    const tail = [model(shell("a"), shell("b"))];
+    const unrecorded = { recorded: false, startedCallIds: new Set(["a"]) };
+    expect(
+      findRestorablePendingApprovals(tail, { toolStarts: unrecorded, includeQuestions: true }),
+    ).toBeUndefined();
+  });
+
   it("reads only the last two entries", () => {
     const earlier = model(call("r", "read_file"));
     expect(decisions([earlier, user(result("r", "read_file")), model(shell("s"))])).toEqual([
@@ -179,6 +191,7 @@ const assistantRecord = (...parts: Part[]): TranscriptRecord => ({
   ...base(),
   type: "assistant",
   message: model(...parts),
+  toolStarts: "recorded",
 });
 const resultRecord = (id: string, name: string): TranscriptRecord => ({
   ...base(),
@@ -194,7 +207,7 @@ const startRecord = (callId: string, name: string, data: unknown = undefined): T
 const systemRecord = (subtype: string): TranscriptRecord => ({ ...base(), type: "system", subtype });
 
 describe("toolStartsFromRecords", () => {
-  it("collects the current turn's start records, back to the last user prompt", () => {
+  it("collects the last batch's start records, back to its reply, and reads its mark", () => {
     const records = [
       userRecord("first"),
       assistantRecord(shell("old")),
@@ -207,17 +220,53 @@ describe("toolStartsFromRecords", () => {
       startRecord("b", "run_shell_command"),
       systemRecord("turn_result"),
     ];
-    expect([...toolStartsFromRecords(records)].sort()).toEqual(["a", "b"]);
+    const starts = toolStartsFromRecords(records);
+    expect(starts.recorded).toBe(true);
+    expect([...starts.startedCallIds].sort()).toEqual(["a", "b"]);
   });
 
-  it("ignores start records whose data does not parse", () => {
+  it("stops at the last reply with calls: earlier batches of the turn do not count", () => {
     const records = [
+      userRecord("go"),
       assistantRecord(shell("a")),
-      startRecord("a", "x", { callId: "", name: "x", approval: "user" }),
-      startRecord("a", "x", { callId: "a", name: "x", approval: "nobody" }),
-      startRecord("a", "x", "junk"),
+      startRecord("a", "run_shell_command"),
+      resultRecord("a", "run_shell_command"),
+      assistantRecord(shell("b")),
     ];
-    expect(toolStartsFromRecords(records).size).toBe(0);
+    expect(toolStartsFromRecords(records)).toEqual({ recorded: true, startedCallIds: new Set() });
+  });
+
+  it("is unrecorded for a reply without the mark, and with no reply at all", () => {
+    const unmarked: TranscriptRecord = { ...base(), type: "assistant", message: model(shell("a")) };
+    expect(toolStartsFromRecords([userRecord("go"), unmarked]).recorded).toBe(false);
+    expect(toolStartsFromRecords([userRecord("go")]).recorded).toBe(false);
+    expect(toolStartsFromRecords([]).recorded).toBe(false);
+  });
+
+  it("fails closed on a start record whose data does not parse", () => {
+    for (const data of [
+      { callId: "", name: "x", approval: "user" },
+      { callId: "a", approval: "nobody" },
+      "junk",
+    ]) {
+      const records = [assistantRecord(shell("a"), shell("b")), startRecord("a", "x", data)];
+      expect(toolStartsFromRecords(records).recorded).toBe(false);
+    }
+  });
+});
+
+describe("pendingApprovalsFromRecords", () => {
+  it("decides from the records' tail", () => {
+    const records = [
+      userRecord("go"),
+      assistantRecord(shell("a"), call("e", "edit")),
+      startRecord("a", "run_shell_command"),
+    ];
+    const found = pendingApprovalsFromRecords(records, { includeQuestions: false });
+    expect(found?.calls.map((c) => [c.call.id, c.kind, c.decision])).toEqual([
+      ["a", "exec", "closed_as_started"],
+      ["e", "edit", "re_ask"],
+    ]);
   });
 });
 
@@ -280,11 +329,7 @@ describe("property: a crash at any point of a recorded turn", () => {
     fc.assert(
       fc.property(turn, fc.boolean(), ({ tools, records, cut }, includeQuestions) => {
         const onDisk = records.slice(0, cut);
-        const started = toolStartsFromRecords(onDisk);
-        const found = findRestorablePendingApprovals(historyTailFromRecords(onDisk), {
-          startedCallIds: started,
-          includeQuestions,
-        });
+        const found = pendingApprovalsFromRecords(onDisk, { includeQuestions });
         const answered = new Set(
           onDisk.flatMap((r) =>
             r.type === "tool_result" ? r.message.parts.map((p) => p.functionResponse?.id) : [],

@@ -4,10 +4,12 @@
 // write-ahead `tool_started` records, so its cost does not depend on the history's length.
 //
 // The one guarantee it serves: a tool never runs twice, and never runs without an approval someone gave.
-// - no start record: the call certainly never started, so it may be asked again ("re_ask");
+// - no start record, from a writer that records starts (the reply's `toolStarts: "recorded"` mark): the call
+//   certainly never started, so it may be asked again ("re_ask");
 // - a start record: it may have run, so it is never run again; it is closed with a result that says it was
 //   started and its outcome is unknown ("closed_as_started").
-// Fail-closed like the question scan: a call it cannot classify (a read-only tool cut off mid-run, an
+// Fail-closed like the question scan: a reply without the mark (an older writer, the switch off), a call it
+// cannot classify (a read-only tool cut off mid-run, an
 // unknown name, a question with bad arguments, a question while the question switch is off, a reused id)
 // makes the whole batch ineligible, and the batch then goes through ordinary orphan repair.
 import type { Content, FunctionCall, Part } from "../content.js";
@@ -61,9 +63,16 @@ export interface RestorablePendingApprovals {
   answeredCallIds: string[];
 }
 
-export interface PendingApprovalScanOptions {
-  /** Ids of calls with a write-ahead start record (see {@link toolStartsFromRecords}). */
+/** What the transcript says about the starts of the batch's tools (see {@link toolStartsFromRecords}). */
+export interface BatchToolStarts {
+  /** The batch's reply carries the `toolStarts: "recorded"` mark: a missing start record means "never started". */
+  recorded: boolean;
+  /** Ids of calls with a write-ahead start record. */
   startedCallIds: ReadonlySet<string>;
+}
+
+export interface PendingApprovalScanOptions {
+  toolStarts: BatchToolStarts;
   /** The question switch is on too: open questions may be re-asked in the same batch. */
   includeQuestions: boolean;
 }
@@ -73,15 +82,16 @@ export interface PendingApprovalScanOptions {
  * last two entries are read): a model entry with the batch, optionally followed by a user entry of nothing but
  * results of that batch. Every call of the batch with an id and no result must be a question (only when
  * `includeQuestions`, with valid arguments; never "started") or an exec / edit / MCP call; at least one of them
- * must be an approval (a batch of questions only is the question restore's). Parts without an id, text and
- * thought parts are ignored, as in the question scan.
+ * must be an approval (a batch of questions only is the question restore's), and the batch must come from a
+ * writer that records tool starts. Parts without an id, text and thought parts are ignored, as in the question
+ * scan.
  */
 export function findRestorablePendingApprovals(
   tail: readonly Content[],
   opts: PendingApprovalScanOptions,
 ): RestorablePendingApprovals | undefined {
   const batch = openBatchOf(tail);
-  if (batch === undefined) return undefined;
+  if (batch === undefined || !opts.toolStarts.recorded) return undefined;
   const seen = new Set<string>();
   const calls: PendingCall[] = [];
   for (const part of batch.model.parts) {
@@ -93,7 +103,7 @@ export function findRestorablePendingApprovals(
     if (batch.answered.has(call.id)) continue;
     const kind = pendingInteractionKindOf(call.name);
     if (kind === undefined) return undefined;
-    const started = opts.startedCallIds.has(call.id);
+    const started = opts.toolStarts.startedCallIds.has(call.id);
     if (kind === "user_question") {
       if (!opts.includeQuestions || started || parseAskUserQuestionParams(call.args) === undefined) {
         return undefined;
@@ -122,22 +132,40 @@ export function pendingInteractionKinds(found: RestorablePendingApprovals): Pend
 }
 
 /**
- * The write-ahead start records of the current turn: walks from the end and stops at the last user prompt
- * record (a batch's start records always come after it), so only the tail of a transcript is read. Records
- * whose data does not parse are ignored (they prove nothing), which keeps a call eligible only for what a
- * start record can never cause: being closed as started.
+ * The write-ahead records of the last batch: walks from the end back to the last reply with tool calls (its
+ * start records always come after it), so only the tail of a transcript is read, and reads that reply's mark.
+ * A start record whose data does not parse could be any call's, so it fails closed: the batch then counts as
+ * unrecorded (nothing is asked again). A torn last line never reaches here (the reader drops it), and is right
+ * to be missed: the tool only starts once its start record is fsynced.
  */
-export function toolStartsFromRecords(records: readonly TranscriptRecord[]): Set<string> {
-  const started = new Set<string>();
+export function toolStartsFromRecords(records: readonly TranscriptRecord[]): BatchToolStarts {
+  const startedCallIds = new Set<string>();
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i];
-    if (!record) continue;
-    if (record.type === "user") break;
+    if (!record || record.type === "user") break;
+    if (record.type === "assistant" && record.message.parts.some((p) => p?.functionCall)) {
+      return { recorded: record.toolStarts === "recorded", startedCallIds };
+    }
     if (record.type !== "system" || record.subtype !== TOOL_STARTED_SUBTYPE) continue;
     const data = ToolStartedData.safeParse(record.data);
-    if (data.success) started.add(data.data.callId);
+    if (!data.success) return { recorded: false, startedCallIds };
+    startedCallIds.add(data.data.callId);
   }
-  return started;
+  return { recorded: false, startedCallIds };
+}
+
+/**
+ * {@link findRestorablePendingApprovals} straight from transcript records (the tail is enough): for a cold
+ * replay and for the session list, before any chat exists.
+ */
+export function pendingApprovalsFromRecords(
+  records: readonly TranscriptRecord[],
+  opts: { includeQuestions: boolean },
+): RestorablePendingApprovals | undefined {
+  return findRestorablePendingApprovals(historyTailFromRecords(records), {
+    toolStarts: toolStartsFromRecords(records),
+    includeQuestions: opts.includeQuestions,
+  });
 }
 
 /**

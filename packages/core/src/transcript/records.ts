@@ -23,6 +23,12 @@ export const AssistantRecord = Base.extend({
   type: z.literal("assistant"),
   message: Content,
   model: z.string().optional(),
+  /**
+   * "recorded": every tool of this reply that can need an approval gets a `tool_started` record before it runs
+   * (`--restore-pending-approvals`). Without it a missing start record proves nothing (an older writer, the
+   * switch off), so none of the reply's calls may be asked again.
+   */
+  toolStarts: z.literal("recorded").optional(),
 });
 export type AssistantRecord = z.infer<typeof AssistantRecord>;
 

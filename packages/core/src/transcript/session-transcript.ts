@@ -93,12 +93,16 @@ export class SessionTranscript {
     return this.write(UserRecord, record, "user", true);
   }
 
-  appendAssistant(message: Content, options: { model?: string } = {}): Promise<AssistantRecord> {
+  appendAssistant(
+    message: Content,
+    options: { model?: string; toolStarts?: "recorded" } = {},
+  ): Promise<AssistantRecord> {
     const record = {
       ...this.base(),
       type: "assistant" as const,
       message,
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.toolStarts === undefined ? {} : { toolStarts: options.toolStarts }),
     };
     return this.write(AssistantRecord, record, "model", true);
   }
