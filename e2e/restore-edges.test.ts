@@ -270,7 +270,7 @@ describe("restore edge cases", () => {
     expect(deleted.status).toBe(204);
     const closed = await events.waitForEvent("session_closed");
     expect(closed.json?.data).toMatchObject({ sessionId: asked.sessionId });
-    // Subscribers learn that the waiting question is gone (SessionService#end: "its permission requests
+    // Subscribers learn that the waiting question is gone (LiveSession#end: "its permission requests
     // resolved as session_closed"), before the session_closed frame.
     const resolved = events.events("permission_resolved");
     expect(resolved.map((f) => dataOf(f))).toEqual([

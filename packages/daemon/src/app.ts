@@ -22,11 +22,11 @@ import { sessionRoutes } from "./routes/sessions.js";
 import { statusRoutes } from "./routes/status.js";
 import { transcriptRoutes } from "./routes/transcript.js";
 import { webStatic } from "./routes/web.js";
-import type { SessionService } from "./sessions/session-service.js";
+import type { Sessions } from "./sessions/sessions.js";
 import { daemonStatus, type StartupTimings } from "./status/daemon-status.js";
 
 export type AppDeps = {
-  service: SessionService;
+  sessions: Sessions;
   /** The bind host name (decides whether the Host allowlist applies). */
   hostname: string;
   /** Bearer token every request must present; undefined = open (loopback without --require-auth). */
@@ -51,7 +51,7 @@ export type AppDeps = {
 const DEFAULT_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 export function createApp(deps: AppDeps): Hono {
-  const { service } = deps;
+  const { sessions } = deps;
   const bodies = new ByteBudget(deps.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
@@ -68,14 +68,14 @@ export function createApp(deps: AppDeps): Hono {
   app.route(
     "/",
     capabilitiesRoutes(() => ({
-      workspaceCwd: service.workspace,
-      permissionPolicy: service.mediator.policy,
-      restoreAskUserQuestion: service.restoreAskUserQuestion,
-      restorePendingApprovals: service.restorePendingApprovals,
+      workspaceCwd: sessions.workspace,
+      permissionPolicy: sessions.mediator.policy,
+      restoreAskUserQuestion: sessions.restoreAskUserQuestion,
+      restorePendingApprovals: sessions.restorePendingApprovals,
       authRequired: deps.token !== undefined,
       allowOrigins: deps.allowOrigins,
       limits: {
-        ...service.limits,
+        ...sessions.limits,
         maxConnections: deps.maxConnections,
         maxEventStreams: deps.maxEventStreams,
       },
@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(
     "/",
     daemonStatusRoutes(() =>
-      daemonStatus(service, {
+      daemonStatus(sessions, {
         startedAt: deps.startedAt,
         now: deps.clock.now(),
         startup: deps.startup ?? {},
@@ -92,14 +92,14 @@ export function createApp(deps: AppDeps): Hono {
       }),
     ),
   );
-  app.route("/", sessionRoutes(service));
-  app.route("/", promptRoutes(service));
-  app.route("/", statusRoutes(service));
-  app.route("/", permissionRoutes(service));
-  app.route("/", transcriptRoutes(service));
+  app.route("/", sessionRoutes(sessions));
+  app.route("/", promptRoutes(sessions));
+  app.route("/", statusRoutes(sessions));
+  app.route("/", permissionRoutes(sessions));
+  app.route("/", transcriptRoutes(sessions));
   app.route(
     "/",
-    eventRoutes(service, {
+    eventRoutes(sessions, {
       clock: deps.clock,
       heartbeatMs: deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
       streams: new StreamGate(deps.maxEventStreams),

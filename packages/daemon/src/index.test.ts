@@ -13,7 +13,7 @@ describe("@qwen-daemon/daemon public API", () => {
         "MAX_TIMER_MS",
         "PERMISSION_POLICIES",
         "PermissionPolicy",
-        "SessionService",
+        "Sessions",
         "childArgv",
         "coreSessionStore",
         "createApp",

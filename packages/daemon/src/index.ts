@@ -33,5 +33,5 @@ export { coreSessionStore } from "./persisted/core-session-store.js";
 export { emptySessionStore, type SessionStore } from "./persisted/session-store.js";
 export { filePromptJournal, memoryPromptJournal, type PromptJournal } from "./prompts/prompt-journal.js";
 export { type DaemonInternals, type RunningDaemon, startDaemon } from "./server.js";
-export { SessionService, type SessionServiceOptions } from "./sessions/session-service.js";
+export { Sessions, type SessionsOptions } from "./sessions/sessions.js";
 export { webClientRoot } from "./web-client.js";

@@ -38,10 +38,10 @@ describe("startDaemon", () => {
   it("starts no agent process before a session needs one, unless warmChild is set", async () => {
     const cold = await start();
     await new Promise((r) => setTimeout(r, 50));
-    expect(cold.daemon.service.children.spawnCount).toBe(0);
+    expect(cold.daemon.sessions.children.spawnCount).toBe(0);
     const warm = await start({ warmChild: true });
-    await waitFor(() => warm.daemon.service.children.describe().length === 1, "the pre-started child");
-    expect(warm.daemon.service.children.spawnCount).toBe(1);
+    await waitFor(() => warm.daemon.sessions.children.describe().length === 1, "the pre-started child");
+    expect(warm.daemon.sessions.children.spawnCount).toBe(1);
   });
 
   it("initializes a prespawned child at start and uses it for the first session, spawning no other", async () => {
@@ -65,7 +65,7 @@ describe("startDaemon", () => {
       },
     );
     trackDaemon(daemon);
-    await waitFor(() => daemon.service.children.describe().length === 1, "the prespawned child");
+    await waitFor(() => daemon.sessions.children.describe().length === 1, "the prespawned child");
     expect(agent.callsOf("initialize")).toHaveLength(1);
     const res = await fetch(`${daemon.url}/session`, {
       method: "POST",
@@ -74,7 +74,7 @@ describe("startDaemon", () => {
     });
     expect(res.status).toBe(200);
     expect(agent.spawns).toBe(1);
-    expect(daemon.service.children.current?.channel).toBe(prespawned);
+    expect(daemon.sessions.children.current?.channel).toBe(prespawned);
   });
 
   it("kills the prespawned child when it fails to start", async () => {
@@ -151,7 +151,7 @@ describe("startDaemon", () => {
   it("releases an SSE subscription when the client disconnects", async () => {
     const { daemon } = await start();
     const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
-    const bus = daemon.service.require(session.sessionId).bus;
+    const bus = daemon.sessions.require(session.sessionId).bus;
     const abort = new AbortController();
     const events = await fetch(`${daemon.url}/session/${session.sessionId}/events`, { signal: abort.signal });
     expect(events.status).toBe(200);
@@ -182,7 +182,7 @@ describe("startDaemon", () => {
       method: "POST",
       body: JSON.stringify({ prompt: [{ type: "text", text: "ask" }] }),
     });
-    await waitFor(() => daemon.service.mediator.hasPending(session.sessionId), "question");
+    await waitFor(() => daemon.sessions.mediator.hasPending(session.sessionId), "question");
     await daemon.close();
     expect(answers[0]).toEqual({
       outcome: { outcome: "cancelled" },

@@ -1,4 +1,4 @@
-// `startDaemon`: the one place production wiring happens (options -> token -> store -> service -> app
+// `startDaemon`: the one place production wiring happens (options -> token -> store -> sessions -> app
 // -> HTTP server). Tests and benchmarks can swap the child channel, the store and the clock.
 // The socket may already be bound (boot/early-server): the cli binds it before loading this module, so
 // /health answers while the rest loads; requests that came early are handed to the app here.
@@ -24,7 +24,7 @@ import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } fro
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
 import { filePromptJournal, type PromptJournal } from "./prompts/prompt-journal.js";
-import { SessionService } from "./sessions/session-service.js";
+import { Sessions } from "./sessions/sessions.js";
 
 export type RunningDaemon = {
   /** Base URL, e.g. http://127.0.0.1:4170 */
@@ -40,7 +40,7 @@ export type RunningDaemon = {
   /** Immediate stop of the children (SIGKILL); for a second signal. */
   kill(): void;
   /** The session domain (diagnostics, benchmarks). */
-  service: SessionService;
+  sessions: Sessions;
 };
 
 /** Seams for tests and benchmarks, and the socket the cli bound early. */
@@ -115,7 +115,7 @@ async function configureDaemon(
     linkBase: () => options.publicUrl ?? listeningUrl,
     outbox: internals.notifyOutbox,
   });
-  const service = new SessionService({
+  const sessions = new Sessions({
     workspace: options.workspace,
     restoreAskUserQuestion: options.restoreAskUserQuestion,
     restorePendingApprovals: options.restorePendingApprovals,
@@ -141,7 +141,7 @@ async function configureDaemon(
   const startedAt = clock.now();
   const startup: Record<string, number> = { configuredMs: round(performance.now() - t0) };
   const app = createApp({
-    service,
+    sessions,
     hostname: options.hostname,
     token,
     allowOrigins: options.allowOrigins,
@@ -167,13 +167,13 @@ async function configureDaemon(
   const address = server.address() as AddressInfo;
   if (options.warmChild || internals.prespawnedChild !== undefined) {
     // Best effort: a failure here is logged, and the first session request tries again and reports it.
-    service.children.ensure().catch((error: unknown) => {
+    sessions.children.ensure().catch((error: unknown) => {
       log(
         `qwen serve: could not pre-start the agent process: ${error instanceof Error ? error.message : error}`,
       );
     });
   }
-  const reaper = startIdleReaper((idleMs) => service.reapIdle(idleMs), options.sessionIdleTimeoutMs, clock);
+  const reaper = startIdleReaper((idleMs) => sessions.reapIdle(idleMs), options.sessionIdleTimeoutMs, clock);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   listeningUrl = `http://${host}:${address.port}`;
   // Never rejects (an unreadable outbox is logged and it starts empty); deliveries run on their own.
@@ -185,11 +185,11 @@ async function configureDaemon(
     hostname: options.hostname,
     ...(token !== undefined ? { token } : {}),
     tokenGenerated,
-    service,
+    sessions,
     close() {
       closing ??= gracefulShutdown({
         server,
-        service,
+        sessions,
         reaper,
         graceMs: internals.shutdownGraceMs ?? 5000,
       }).then(() => notifier?.close());
@@ -199,7 +199,7 @@ async function configureDaemon(
       // What is not delivered stays in the outbox for the next start.
       void notifier?.close();
       reaper.stop();
-      service.children.killNow();
+      sessions.children.killNow();
       server.closeAllConnections();
     },
   };

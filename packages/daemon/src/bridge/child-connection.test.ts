@@ -46,7 +46,7 @@ describe("the daemon as ACP client", () => {
         headers: { "X-Qwen-Client-Id": clientId },
       })
     ).json();
-    const bus = d.service.require(sessionId).bus;
+    const bus = d.sessions.require(sessionId).bus;
     await waitFor(() => bus.eventsAfter(0).some((e) => e.type === "turn_complete"), "turn end");
     const chunk = bus
       .eventsAfter(0)

@@ -36,7 +36,7 @@ describe("the daemon's log", () => {
     const { daemon, logs } = await startSocketDaemon();
     // A child whose session/close fails with a message holding a line break: the error text is the child's.
     const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));
-    const child = daemon.service.children.current;
+    const child = daemon.sessions.children.current;
     if (child === undefined) throw new Error("no child");
     child.closeSession = async () => {
       throw new Error("close failed\nqwen serve: FORGED line");

@@ -77,12 +77,12 @@ describe("idle reaper", () => {
     const idle = await d.createSession();
     const watched = await (await d.request("POST", "/session", { body: { sessionScope: "thread" } })).json();
     const events = await d.request("GET", `/session/${watched.sessionId}/events`);
-    const reaper = startIdleReaper((ms) => d.service.reapIdle(ms), 10_000, clock);
+    const reaper = startIdleReaper((ms) => d.sessions.reapIdle(ms), 10_000, clock);
     clock.advance(9_000);
-    expect(d.service.registry.liveCount).toBe(2);
+    expect(d.sessions.registry.liveCount).toBe(2);
     clock.advance(3_000);
-    await waitFor(() => d.service.registry.get(idle.sessionId) === undefined, "idle session reaped");
-    expect(d.service.registry.get(watched.sessionId)).toBeDefined();
+    await waitFor(() => d.sessions.registry.get(idle.sessionId) === undefined, "idle session reaped");
+    expect(d.sessions.registry.get(watched.sessionId)).toBeDefined();
     reaper.stop();
     expect(clock.pendingTimers).toBe(0);
     await events.body?.cancel();

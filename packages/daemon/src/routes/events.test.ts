@@ -5,7 +5,7 @@ import { createTestDaemon, parseSse, readSseUntil, waitFor } from "../testing/te
 async function sessionWithEvents(count: number, ringSize = 8000) {
   const d = createTestDaemon({ eventRingSize: ringSize });
   const { sessionId } = await d.createSession();
-  const bus = d.service.require(sessionId).bus;
+  const bus = d.sessions.require(sessionId).bus;
   for (let i = 0; i < count; i += 1)
     bus.publish("session_update", { sessionId, update: { sessionUpdate: "plan", n: i } });
   return { d, sessionId };
@@ -17,7 +17,7 @@ describe("GET /session/:id/events", () => {
     const res = await d.request("GET", `/session/${sessionId}/events`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream");
-    expect(res.headers.get("X-Qwen-Event-Epoch")).toBe(d.service.require(sessionId).bus.epoch);
+    expect(res.headers.get("X-Qwen-Event-Epoch")).toBe(d.sessions.require(sessionId).bus.epoch);
     expect(res.headers.get("X-Qwen-SSE-Stream-Id")).toMatch(/^[0-9a-f-]{36}$/);
     const frames = await readSseUntil(res, (f) => f.length >= 1);
     expect(frames[0]).toEqual({ retry: 3000 });
@@ -60,13 +60,13 @@ describe("GET /session/:id/events", () => {
     await d.request("POST", `/session/${sessionId}/prompt`, {
       body: { prompt: [{ type: "text", text: "ask" }] },
     });
-    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    await waitFor(() => d.sessions.mediator.hasPending(sessionId), "question");
     const late = await d.request("GET", `/session/${sessionId}/events`);
     const frames = await readSseUntil(late, (f) => f.some((x) => x.event === "permission_request"));
     const request = frames.find((f) => f.event === "permission_request");
     expect(request?.data?.data).toMatchObject({ sessionId, toolCall: { toolCallId: "call-q1" } });
     // With a cursor past the request, no snapshot is added (the ring is the source of truth then).
-    const last = d.service.require(sessionId).bus.lastEventId;
+    const last = d.sessions.require(sessionId).bus.lastEventId;
     const cursor = await d.request("GET", `/session/${sessionId}/events`, {
       headers: { "Last-Event-ID": String(last) },
     });
@@ -95,7 +95,7 @@ describe("GET /session/:id/events", () => {
 
   it("refuses subscribers beyond the cap with 429 subscriber_limit_exceeded", async () => {
     const { d, sessionId } = await sessionWithEvents(0);
-    const bus = d.service.require(sessionId).bus;
+    const bus = d.sessions.require(sessionId).bus;
     const open: Response[] = [];
     for (let i = 0; i < bus.maxSubscribers; i += 1)
       open.push(await d.request("GET", `/session/${sessionId}/events`));
@@ -110,7 +110,7 @@ describe("GET /session/:id/events", () => {
   it("ends the stream after session_closed when the session is deleted", async () => {
     const { d, sessionId } = await sessionWithEvents(0);
     const res = await d.request("GET", `/session/${sessionId}/events`);
-    const clientId = d.service.require(sessionId).clients.ids()[0];
+    const clientId = d.sessions.require(sessionId).clients.ids()[0];
     await d.request("DELETE", `/session/${sessionId}`, { headers: { "X-Qwen-Client-Id": clientId } });
     const text = await res.text();
     const frames = parseSse(text);
@@ -121,7 +121,7 @@ describe("GET /session/:id/events", () => {
 describe("HEAD /session/:id/events", () => {
   it("answers the stream's headers without subscribing, so HEADs never use up the subscriber slots", async () => {
     const { d, sessionId } = await sessionWithEvents(1);
-    const bus = d.service.require(sessionId).bus;
+    const bus = d.sessions.require(sessionId).bus;
     for (let i = 0; i < bus.maxSubscribers + 6; i += 1) {
       const head = await d.request("HEAD", `/session/${sessionId}/events`);
       expect(head.status).toBe(200);

@@ -18,7 +18,7 @@ import { streamEvents } from "../events/sse.js";
 import type { StreamGate } from "../events/stream-gate.js";
 import { invalidMaxQueued, streamLimitExceeded, subscriberLimitExceeded } from "../http/errors.js";
 import type { LiveSession } from "../sessions/live-session.js";
-import type { SessionService } from "../sessions/session-service.js";
+import type { Sessions } from "../sessions/sessions.js";
 import { sessionIdOf } from "./request.js";
 
 export type EventRouteOptions = {
@@ -28,9 +28,9 @@ export type EventRouteOptions = {
   streams: StreamGate;
 };
 
-export function eventRoutes(service: SessionService, options: EventRouteOptions): Hono {
+export function eventRoutes(sessions: Sessions, options: EventRouteOptions): Hono {
   return new Hono().get(HttpRoutes.events.path, (c) => {
-    const session = service.require(sessionIdOf(c));
+    const session = sessions.require(sessionIdOf(c));
     const maxQueued = parseMaxQueued(c.req.query("maxQueued"));
     const lastEventId = parseLastEventId(c.req.header(LAST_EVENT_ID_HEADER));
     const epoch = parseEpoch(c.req.header(EVENT_EPOCH_HEADER));
@@ -58,7 +58,7 @@ export function eventRoutes(service: SessionService, options: EventRouteOptions)
         ...(epoch !== undefined ? { epoch } : {}),
         ...(maxQueued !== undefined ? { maxQueued } : {}),
         ...(lastEventId === undefined
-          ? { initial: service.mediator.pendingRequestEvents(session.sessionId) }
+          ? { initial: sessions.mediator.pendingRequestEvents(session.sessionId) }
           : {}),
         signal: c.req.raw.signal,
         heartbeatMs: options.heartbeatMs,

@@ -111,7 +111,7 @@ describe("POST /session/:id/load", () => {
       sessionId: "missing",
     });
     // A failed load leaves nothing behind and holds no session slot.
-    expect(d.service.registry.liveCount).toBe(0);
+    expect(d.sessions.registry.liveCount).toBe(0);
   });
 
   it("rejects another workspace with 400 workspace_mismatch", async () => {
@@ -131,7 +131,7 @@ describe("POST /session/:id/resume", () => {
     expect(body).toMatchObject({ sessionId: "old", attached: false, lastEventId: 0, hasActivePrompt: false });
     expect(body.compactedReplay).toBeUndefined();
     expect(d.agent.callsOf("session/resume")).toHaveLength(1);
-    await waitFor(() => d.service.registry.get("old") !== undefined, "live session");
+    await waitFor(() => d.sessions.registry.get("old") !== undefined, "live session");
   });
 });
 
@@ -245,7 +245,7 @@ describe("a restored session keeps what its transcript says", () => {
       body: { prompt: [{ type: "text", text: "another thing" }] },
       headers: { "X-Qwen-Client-Id": clientId },
     });
-    await waitFor(() => d.service.require("old").updatedAt !== onDisk.updatedAt, "turn end");
+    await waitFor(() => d.sessions.require("old").updatedAt !== onDisk.updatedAt, "turn end");
     const status = await (await d.request("GET", "/session/old/status")).json();
     expect(status.displayName).toBe(onDisk.displayName);
     expect(status.createdAt).toBe(onDisk.createdAt);

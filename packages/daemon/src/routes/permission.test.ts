@@ -24,8 +24,8 @@ async function pendingPermission(options: { policy?: PermissionPolicy; clients?:
     body: { prompt: [{ type: "text", text: "edit it" }] },
     headers: { "X-Qwen-Client-Id": first.clientId },
   });
-  await waitFor(() => d.service.mediator.hasPending(first.sessionId), "permission request");
-  const requestId = d.service.mediator.pending(first.sessionId)[0]?.requestId as string;
+  await waitFor(() => d.sessions.mediator.hasPending(first.sessionId), "permission request");
+  const requestId = d.sessions.mediator.pending(first.sessionId)[0]?.requestId as string;
   return { d, sessionId: first.sessionId, clients, requestId, answers };
 }
 
@@ -186,7 +186,7 @@ describe("POST /session/:id/permission/:requestId", () => {
       votesNeeded: 1,
       quorum: 2,
     });
-    expect(d.service.mediator.hasPending(sessionId)).toBe(true);
+    expect(d.sessions.mediator.hasPending(sessionId)).toBe(true);
   });
 });
 

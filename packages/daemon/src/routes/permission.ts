@@ -1,11 +1,12 @@
 // Votes on permission requests (tool approvals and ask_user_question answers). The mediator judges them
 // by policy; these routes only parse the body, check the client id and report the mediator's answer. The
-// answer to a question is on disk before the 200 goes out (RESTORE-SPEC guarantee 5): the service awaits it.
+// answer to a question is on disk before the 200 goes out (RESTORE-SPEC guarantee 5): the vote awaits it.
 import { HttpRoutes, PermissionVoteBody } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
 import { invalidBody } from "../http/errors.js";
 import { socketRemoteAddress } from "../http/remote-address.js";
-import type { SessionService } from "../sessions/session-service.js";
+import { voteDurably } from "../sessions/durable-vote.js";
+import type { Sessions } from "../sessions/sessions.js";
 import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
 
 export const INVALID_PERMISSION_OUTCOME_ERROR =
@@ -21,31 +22,34 @@ async function parseVote(c: Context): Promise<PermissionVoteBody> {
   throw invalidBody(INVALID_PERMISSION_OUTCOME_ERROR);
 }
 
-export function permissionRoutes(service: SessionService): Hono {
+/** Who votes on which request (the remote address is the socket's, never a header). */
+function voter(c: Context, clientId: string | undefined) {
+  const remoteAddress = socketRemoteAddress(c);
+  return {
+    requestId: c.req.param("requestId") as string,
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(remoteAddress !== undefined ? { remoteAddress } : {}),
+  };
+}
+
+function voteFields(vote: PermissionVoteBody) {
+  return { outcome: vote.outcome, ...(vote.answers !== undefined ? { answers: vote.answers } : {}) };
+}
+
+export function permissionRoutes(sessions: Sessions): Hono {
   return new Hono()
     .post(HttpRoutes.vote.path, async (c) => {
       const sessionId = sessionIdOf(c);
       const clientId = clientIdOf(c);
-      service.assertClient(service.require(sessionId), clientId);
+      sessions.require(sessionId).assertClient(clientId);
       const vote = await parseVote(c);
-      const result = await service.vote({
-        sessionId,
-        requestId: c.req.param("requestId"),
-        clientId,
-        remoteAddress: socketRemoteAddress(c),
-        ...vote,
-      });
+      const result = await voteDurably(sessions, { sessionId, ...voter(c, clientId), ...voteFields(vote) });
       return c.json(result.body, result.status);
     })
     .post(HttpRoutes.legacyVote.path, async (c) => {
       const clientId = clientIdOf(c);
       const vote = await parseVote(c);
-      const result = await service.vote({
-        requestId: c.req.param("requestId"),
-        clientId,
-        remoteAddress: socketRemoteAddress(c),
-        ...vote,
-      });
+      const result = await voteDurably(sessions, { ...voter(c, clientId), ...voteFields(vote) });
       return c.json(result.body, result.status);
     });
 }

@@ -65,7 +65,7 @@ describe("POST /session/:id/prompt", () => {
       headers: { "X-Qwen-Client-Id": clientId },
     });
     expect(res.status).toBe(202);
-    const bus = d.service.require(sessionId).bus;
+    const bus = d.sessions.require(sessionId).bus;
     await waitFor(() => bus.eventsAfter(0).some((e) => e.type === "turn_complete"), "turn end");
     const echo = bus.eventsAfter(0).find((e) => e.type === "session_update");
     const update = echo?.data.update as { content: { text: string }; _meta: Record<string, unknown> };
@@ -180,7 +180,7 @@ describe("POST /session/:id/prompt", () => {
       text: "b",
     });
     gates[1]?.();
-    await waitFor(() => d.service.require(sessionId).queue.pendingCount === 0, "queue drained");
+    await waitFor(() => d.sessions.require(sessionId).queue.pendingCount === 0, "queue drained");
     // Only the prompt that waited is announced as pending.
     const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "pending_prompt_completed"));
     const pendingEvents = frames.filter((f) => f.event?.startsWith("pending_prompt"));
@@ -246,7 +246,7 @@ describe("POST /session/:id/cancel", () => {
     const { promptId } = await (
       await d.request("POST", `/session/${sessionId}/prompt`, { body: text("edit") })
     ).json();
-    await waitFor(() => d.service.mediator.hasPending(sessionId), "permission request");
+    await waitFor(() => d.sessions.mediator.hasPending(sessionId), "permission request");
     const res = await d.request("POST", `/session/${sessionId}/cancel`, { body: {} });
     expect(res.status).toBe(204);
     const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "turn_complete"));

@@ -8,7 +8,8 @@ import {
 import { Hono } from "hono";
 import { invalidBody, invalidDeadline } from "../http/errors.js";
 import type { JsonObject } from "../http/json-body.js";
-import type { SessionService } from "../sessions/session-service.js";
+import { continueLastTurn } from "../sessions/continue-turn.js";
+import type { Sessions } from "../sessions/sessions.js";
 import { promptBodyProblem } from "./prompt-blocks.js";
 import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
 
@@ -35,26 +36,26 @@ export function parsePromptBody(body: JsonObject): PromptInput {
 
 const R = HttpRoutes;
 
-export function promptRoutes(service: SessionService): Hono {
+export function promptRoutes(sessions: Sessions): Hono {
   return new Hono()
     .post(R.prompt.path, async (c) => {
       const clientId = clientIdOf(c);
       const input = parsePromptBody(await jsonBody(c));
-      return c.json(await service.prompt(sessionIdOf(c), input, clientId), R.prompt.status);
+      return c.json(await sessions.require(sessionIdOf(c)).prompt(input, clientId), R.prompt.status);
     })
     .post(R.cancel.path, async (c) => {
       const clientId = clientIdOf(c);
       await jsonBody(c);
-      service.cancel(sessionIdOf(c), clientId);
+      sessions.require(sessionIdOf(c)).cancel(clientId);
       return c.body(null, R.cancel.status);
     })
     .post(R.continue.path, async (c) => {
       const clientId = clientIdOf(c);
       await jsonBody(c);
-      return c.json(await service.continue(sessionIdOf(c), clientId));
+      return c.json(await continueLastTurn(sessions, sessionIdOf(c), clientId));
     })
     .get(R.pendingPrompts.path, (c) => {
-      const session = service.require(sessionIdOf(c));
+      const session = sessions.require(sessionIdOf(c));
       const answer: PendingPromptsResponse = {
         pendingPrompts: session.queue.list().map((p) => ({
           promptId: p.promptId,

@@ -195,7 +195,7 @@ describe("heartbeat, detach, DELETE", () => {
       headers: { "X-Qwen-Client-Id": clientId },
     });
     expect(res.status).toBe(204);
-    expect(d.service.require(sessionId).clients.has(clientId)).toBe(false);
+    expect(d.sessions.require(sessionId).clients.has(clientId)).toBe(false);
   });
 
   it("DELETE answers 204, emits session_closed, closes the child session, then 404", async () => {
@@ -231,7 +231,7 @@ describe("heartbeat, detach, DELETE", () => {
     await d.request("POST", `/session/${sessionId}/prompt`, {
       body: { prompt: [{ type: "text", text: "q" }] },
     });
-    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    await waitFor(() => d.sessions.mediator.hasPending(sessionId), "question");
     const del = await d.request("DELETE", `/session/${sessionId}`, {
       headers: { "X-Qwen-Client-Id": clientId },
     });
@@ -254,7 +254,7 @@ describe("heartbeat, detach, DELETE", () => {
       body: { prompt: [{ type: "text", text: "q" }] },
       headers: { "X-Qwen-Client-Id": clientId },
     });
-    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    await waitFor(() => d.sessions.mediator.hasPending(sessionId), "question");
     for (const id of ["client_nobody", other.clientId]) {
       const refused = await d.request("DELETE", `/session/${sessionId}`, {
         headers: { "X-Qwen-Client-Id": id },
@@ -263,8 +263,8 @@ describe("heartbeat, detach, DELETE", () => {
       expect((await refused.json()).code).toBe("invalid_client_id");
     }
     // Nothing of the refused closes took effect: the session is live and its question still waits.
-    expect(d.service.registry.get(sessionId)).toBeDefined();
-    expect(d.service.mediator.hasPending(sessionId)).toBe(true);
+    expect(d.sessions.registry.get(sessionId)).toBeDefined();
+    expect(d.sessions.mediator.hasPending(sessionId)).toBe(true);
     expect(d.agent.callsOf("session/close")).toHaveLength(0);
     expect(answers).toHaveLength(0);
     const del = await d.request("DELETE", `/session/${sessionId}`, {
@@ -278,7 +278,7 @@ describe("heartbeat, detach, DELETE", () => {
     const { sessionId } = await d.createSession();
     const del = await d.request("DELETE", `/session/${sessionId}`);
     expect(del.status).toBe(204);
-    expect(d.service.registry.get(sessionId)).toBeUndefined();
+    expect(d.sessions.registry.get(sessionId)).toBeUndefined();
   });
 
   it("every session route answers the exact 404 for an unknown session", async () => {

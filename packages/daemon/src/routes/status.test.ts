@@ -48,7 +48,7 @@ describe("GET /session/:id/status", () => {
     await d.request("POST", `/session/${sessionId}/prompt`, {
       body: { prompt: [{ type: "text", text: "go" }] },
     });
-    await waitFor(() => d.service.mediator.pending(sessionId).length === 2, "two requests");
+    await waitFor(() => d.sessions.mediator.pending(sessionId).length === 2, "two requests");
     expect(step).toBe(1);
     const busy = await (await d.request("GET", `/session/${sessionId}/status`)).json();
     expect(busy).toMatchObject({
@@ -112,7 +112,7 @@ describe("GET /session/:id/status", () => {
     await d.request("POST", `/session/${sessionId}/prompt`, {
       body: { prompt: [{ type: "text", text: "go" }] },
     });
-    await waitFor(() => d.service.require(sessionId).turnError !== undefined, "turn error");
+    await waitFor(() => d.sessions.require(sessionId).turnError !== undefined, "turn error");
     const status = await (await d.request("GET", `/session/${sessionId}/status`)).json();
     expect(status.hasTurnError).toBe(true);
     expect(status.turnError).toMatchObject({ message: expect.stringContaining("model exploded") });

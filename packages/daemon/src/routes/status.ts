@@ -6,7 +6,8 @@ import { isAbsolute, resolve } from "node:path";
 import { HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import { cwdNotAbsolute, invalidPageQuery, workspaceMismatch } from "../http/errors.js";
-import type { SessionService } from "../sessions/session-service.js";
+import { assertSessionId } from "../sessions/session-lookup.js";
+import type { Sessions } from "../sessions/sessions.js";
 import { summarizeLiveSession } from "../status/live-summary.js";
 import { persistedSessionSummary } from "../status/session-summary.js";
 import {
@@ -18,24 +19,24 @@ import {
 } from "../status/workspace-listing.js";
 import { sessionIdOf } from "./request.js";
 
-export function statusRoutes(service: SessionService): Hono {
+export function statusRoutes(sessions: Sessions): Hono {
   return new Hono()
     .get(HttpRoutes.status.path, (c) => {
       const sessionId = sessionIdOf(c);
-      service.assertSessionId(sessionId);
-      return c.json(summarizeLiveSession(service.require(sessionId), service.mediator));
+      assertSessionId(sessionId);
+      return c.json(summarizeLiveSession(sessions.require(sessionId), sessions.mediator));
     })
     .get(HttpRoutes.workspaceSessions.path, async (c) => {
       const cwd = c.req.param("cwd");
       if (!isAbsolute(cwd)) throw cwdNotAbsolute();
-      if (resolve(cwd) !== service.workspace) throw workspaceMismatch(service.workspace, resolve(cwd));
+      if (resolve(cwd) !== sessions.workspace) throw workspaceMismatch(sessions.workspace, resolve(cwd));
       const size = parseSize(c.req.query("size"));
       const cursor = c.req.query("cursor");
       const offset = cursor === undefined || cursor === "" ? 0 : decodeCursor(cursor);
       if (offset === undefined) throw invalidPageQuery("`cursor` is not a cursor returned by this daemon");
-      const live = service.registry.live().map((s) => summarizeLiveSession(s, service.mediator));
-      const persisted = (await service.store.list(service.workspace)).map((p) =>
-        persistedSessionSummary(p, service.workspace),
+      const live = sessions.registry.live().map((s) => summarizeLiveSession(s, sessions.mediator));
+      const persisted = (await sessions.store.list(sessions.workspace)).map((p) =>
+        persistedSessionSummary(p, sessions.workspace),
       );
       return c.json(paginate(mergeSessionSummaries(live, persisted), size, offset));
     });

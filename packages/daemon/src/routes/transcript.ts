@@ -3,32 +3,30 @@ import { HttpRoutes, type TranscriptResponse } from "@qwen-daemon/core/protocol"
 import { Hono } from "hono";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { invalidTranscriptLimit, sessionNotFound } from "../http/errors.js";
-import type { SessionService } from "../sessions/session-service.js";
+import { assertSessionId } from "../sessions/session-lookup.js";
+import type { Sessions } from "../sessions/sessions.js";
 import { transcriptEvents } from "../status/transcript-events.js";
 import { sessionIdOf } from "./request.js";
 
 export const MAX_TRANSCRIPT_LIMIT = 500;
 
-export function transcriptRoutes(service: SessionService): Hono {
+export function transcriptRoutes(sessions: Sessions): Hono {
   return new Hono().get(HttpRoutes.transcript.path, async (c) => {
     const sessionId = sessionIdOf(c);
-    service.assertSessionId(sessionId);
+    assertSessionId(sessionId);
     const limit = parseLimit(c.req.query("limit"));
     const events =
       limit === undefined
-        ? await wholeTranscript(service, sessionId)
-        : await transcriptTail(service, sessionId, limit);
+        ? await wholeTranscript(sessions, sessionId)
+        : await transcriptTail(sessions, sessionId, limit);
     if (events === undefined) throw sessionNotFound(sessionId);
     return c.json({ v: 1, sessionId, events } satisfies TranscriptResponse);
   });
 }
 
-async function wholeTranscript(
-  service: SessionService,
-  sessionId: string,
-): Promise<DaemonEvent[] | undefined> {
-  const records = await service.store.readRecords(service.workspace, sessionId);
-  if (records === undefined && service.registry.get(sessionId) === undefined) return undefined;
+async function wholeTranscript(sessions: Sessions, sessionId: string): Promise<DaemonEvent[] | undefined> {
+  const records = await sessions.store.readRecords(sessions.workspace, sessionId);
+  if (records === undefined && sessions.registry.get(sessionId) === undefined) return undefined;
   return transcriptEvents(sessionId, records ?? []);
 }
 
@@ -38,13 +36,13 @@ async function wholeTranscript(
  * Numbered 1.. within the answer: positions in the whole transcript are not known without reading it all.
  */
 async function transcriptTail(
-  service: SessionService,
+  sessions: Sessions,
   sessionId: string,
   limit: number,
 ): Promise<DaemonEvent[] | undefined> {
   for (let records = limit; ; records *= 2) {
-    const tail = await service.store.readRecords(service.workspace, sessionId, records);
-    if (tail === undefined) return service.registry.get(sessionId) === undefined ? undefined : [];
+    const tail = await sessions.store.readRecords(sessions.workspace, sessionId, records);
+    if (tail === undefined) return sessions.registry.get(sessionId) === undefined ? undefined : [];
     const events = transcriptEvents(sessionId, tail);
     if (events.length >= limit || tail.length < records) return renumber(events.slice(-limit));
   }

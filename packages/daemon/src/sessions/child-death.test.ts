@@ -19,7 +19,7 @@ describe("a dying child", () => {
         body: { prompt: [{ type: "text", text: "q" }] },
       })
     ).json();
-    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    await waitFor(() => d.sessions.mediator.hasPending(sessionId), "question");
     d.agent.crash();
     const frames = parseSse(await events.text());
     const error = frames.find((f) => f.event === "turn_error");
@@ -27,7 +27,7 @@ describe("a dying child", () => {
     const died = frames.at(-1);
     expect(died?.event).toBe("session_died");
     expect(died?.data?.data).toMatchObject({ sessionId, reason: expect.any(String) });
-    expect(d.service.mediator.hasPending(sessionId)).toBe(false);
+    expect(d.sessions.mediator.hasPending(sessionId)).toBe(false);
     expect((await d.request("GET", `/session/${sessionId}/status`)).status).toBe(404);
   });
 
@@ -35,7 +35,7 @@ describe("a dying child", () => {
     const d = createTestDaemon();
     await d.createSession();
     d.agent.crash();
-    await waitFor(() => d.service.registry.liveCount === 0, "session ended");
+    await waitFor(() => d.sessions.registry.liveCount === 0, "session ended");
     const again = await d.createSession();
     expect(again.sessionId).toBe("sess-2");
     expect(d.agent.spawns).toBe(2);

@@ -1,5 +1,5 @@
 // What the child sends on its own, routed to its session: session/update notifications (collected as the
-// load replay while a session is loading, published on the bus otherwise) and permission requests
+// load replay while a session is opening, published on the bus otherwise) and permission requests
 // (registered with the mediator under a fresh requestId; its decision is the ACP answer). A question the
 // child re-hangs in a restore prompt may be answered at once from the answer journal (guarantee 5).
 import { randomUUID } from "node:crypto";
@@ -8,7 +8,6 @@ import type {
   PermissionResponse,
   SessionUpdatePayload,
 } from "@qwen-daemon/core/protocol";
-import { DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { JournalHealth } from "../answers/journal-health.js";
 import { isUserQuestion } from "../answers/journaled-answer.js";
@@ -18,7 +17,6 @@ import type { PermissionMediator } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { replayJournaledAnswer } from "./answer-replay.js";
 import type { SessionRegistry } from "./session-registry.js";
-import { promptEnvelope } from "./turn-host.js";
 
 export type ChildRelayDeps = {
   registry: SessionRegistry;
@@ -35,18 +33,8 @@ export function relaySessionUpdate(
   sessionId: string,
   update: SessionUpdatePayload,
 ): void {
-  const session = deps.registry.getAny(sessionId);
-  if (session === undefined) return; // a session the daemon already closed
-  if (session.phase === "loading") {
-    session.collected.push({ update, at: deps.clock.now() });
-    return;
-  }
-  const active = session.queue.active;
-  session.bus.emit(
-    DaemonEventType.sessionUpdate,
-    { sessionId, update },
-    active === undefined ? {} : promptEnvelope(active),
-  );
+  // Undefined: a session the daemon already closed.
+  deps.registry.getAny(sessionId)?.receiveUpdate(update);
 }
 
 export async function relayPermissionRequest(

@@ -23,8 +23,8 @@ describe("client expiry", () => {
     });
     expect(beat.status).toBe(200);
     clock.advance(20_000);
-    d.service.reapIdle(60_000);
-    const clients = d.service.require(sessionId).clients;
+    d.sessions.reapIdle(60_000);
+    const clients = d.sessions.require(sessionId).clients;
     expect(clients.has(idle.clientId)).toBe(false);
     expect(clients.has(listening.clientId)).toBe(true);
     expect(clients.has(active.clientId)).toBe(true);
@@ -53,11 +53,11 @@ describe("client expiry", () => {
       body: { prompt: [{ type: "text", text: "q" }] },
       headers: { "X-Qwen-Client-Id": clientId },
     });
-    await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
+    await waitFor(() => d.sessions.mediator.hasPending(sessionId), "question");
     clock.advance(3 * 60 * 60_000);
-    d.service.reapIdle(60_000);
-    expect(d.service.require(sessionId).clients.has(clientId)).toBe(true);
-    const [requestId] = d.service.mediator.pending(sessionId).map((p) => p.requestId);
+    d.sessions.reapIdle(60_000);
+    expect(d.sessions.require(sessionId).clients.has(clientId)).toBe(true);
+    const [requestId] = d.sessions.mediator.pending(sessionId).map((p) => p.requestId);
     const vote = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
       body: { outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Blue" } },
       headers: { "X-Qwen-Client-Id": clientId },

@@ -76,8 +76,8 @@ async function askingDaemon(options: {
     body: { prompt: [{ type: "text", text: "pick a color" }] },
     headers: { "X-Qwen-Client-Id": clientId },
   });
-  await waitFor(() => d.service.mediator.hasPending(sessionId), "question");
-  const requestId = d.service.mediator.pending(sessionId)[0]?.requestId as string;
+  await waitFor(() => d.sessions.mediator.hasPending(sessionId), "question");
+  const requestId = d.sessions.mediator.pending(sessionId)[0]?.requestId as string;
   const vote = (body: Record<string, unknown>, client: string | undefined = clientId) =>
     d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
       body,
@@ -114,7 +114,7 @@ describe("a vote on a question is journaled before it is acknowledged", () => {
       },
     ]);
     expect(await peek(response)).toBe("pending");
-    expect(d.service.mediator.hasPending(sessionId)).toBe(true);
+    expect(d.sessions.mediator.hasPending(sessionId)).toBe(true);
     expect(answers).toEqual([]);
 
     gated.release();
@@ -170,7 +170,7 @@ describe("a vote on a question is journaled before it is acknowledged", () => {
     expect(d.logs.some((l) => l.includes("journal write failed") && l.includes("/secret/path"))).toBe(true);
     const status = await (await d.request("GET", `/session/${sessionId}/status`)).json();
     expect(status.isWaitingForUserQuestion).toBe(true);
-    expect(d.service.mediator.audit().some((a) => a.kind === "resolved")).toBe(false);
+    expect(d.sessions.mediator.audit().some((a) => a.kind === "resolved")).toBe(false);
     expect(answers).toEqual([]);
 
     const retried = await vote({ outcome: SUBMIT, answers: { "0": "Red" } });
@@ -342,11 +342,11 @@ describe("a re-hung question answered before the restart", () => {
     expect((await before.vote({ outcome: SUBMIT, answers: { "0": "Red" } })).status).toBe(200);
     const { d, answers, load } = restartedDaemon(journal, persisted([ask("2999-01-01T00:00:00.000Z")]));
     const loaded = await load();
-    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
+    await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
     await waitFor(() => d.logs.some((l) => l.includes("not applied (obsolete)")), "journal verdict");
-    expect(d.service.mediator.hasPending("s1")).toBe(true);
+    expect(d.sessions.mediator.hasPending("s1")).toBe(true);
     expect(answers).toEqual([]);
-    const [pending] = d.service.mediator.pending("s1");
+    const [pending] = d.sessions.mediator.pending("s1");
     const res = await d.request("POST", `/session/s1/permission/${pending?.requestId}`, {
       body: { outcome: SUBMIT, answers: { "0": "Blue" } },
       headers: { "X-Qwen-Client-Id": loaded.clientId },
@@ -374,7 +374,7 @@ describe("a re-hung question answered before the restart", () => {
       body: { prompt: [{ type: "text", text: "again" }] },
       headers: { "X-Qwen-Client-Id": first.clientId },
     });
-    await waitFor(() => first.d.service.mediator.hasPending("s1"), "second question");
+    await waitFor(() => first.d.sessions.mediator.hasPending("s1"), "second question");
     // A lookup would have started in the same tick the request was registered.
     expect(reads).toBe(0);
     expect(first.answers).toHaveLength(1);

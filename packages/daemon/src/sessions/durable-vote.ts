@@ -1,40 +1,41 @@
+// A vote on a pending permission request, from the route to the mediator. The client id must be registered
+// on the session the request belongs to (for the legacy route, the session is found from the request id).
 // RESTORE-SPEC guarantee 5, vote side: a vote that resolves a question is journaled (fsynced) before it is
 // applied and acknowledged, so a crash right after the 200 cannot lose the answer. Order: judge (policy and
 // the rest, resolving nothing) -> journal -> resolve -> 200. A journal that cannot be written is a 500 and
 // the question stays waiting. Votes on one request are handled one at a time, so the journal never holds the
 // answer of a vote that lost a race. Votes on tool approvals are applied as before, without a journal line.
 
-import type { AnswerJournal } from "../answers/answer-journal.js";
 import { answerEntryFor, withdrawalOf } from "../answers/journaled-answer.js";
-import type { KeyedSerializer } from "../answers/keyed-serializer.js";
-import type { Clock } from "../events/clock.js";
 import { answerNotSaved } from "../http/errors.js";
-import type { PermissionMediator, PermissionVote, VoteResult } from "../permission/mediator.js";
+import type { PermissionVote, VoteResult } from "../permission/mediator.js";
+import type { Sessions } from "./sessions.js";
 
-export type DurableVoteDeps = {
-  mediator: PermissionMediator;
-  journal: AnswerJournal;
-  /** Votes in progress, keyed by request id (unique across the daemon's sessions). */
-  inProgress: KeyedSerializer;
-  /** The workspace folder a session's files live under. */
-  workspaceOf: (sessionId: string) => string;
-  clock: Clock;
-  log: (line: string) => void;
-};
-
-export function voteDurably(deps: DurableVoteDeps, vote: PermissionVote): Promise<VoteResult> {
-  const { mediator } = deps;
-  return deps.inProgress.run(vote.requestId, async () => {
+/**
+ * Resolves once the vote is applied; one that answers a question only once the answer is journaled. Rejects
+ * with a 500 HttpError when the journal cannot be written (the question stays waiting).
+ */
+export function voteDurably(sessions: Sessions, vote: PermissionVote): Promise<VoteResult> {
+  const { mediator, registry, options } = sessions;
+  const session =
+    vote.sessionId !== undefined
+      ? sessions.require(vote.sessionId)
+      : registry
+          .live()
+          .find((s) => mediator.pending(s.sessionId).some((p) => p.requestId === vote.requestId));
+  session?.assertClient(vote.clientId);
+  session?.touch();
+  return sessions.votesInProgress.run(vote.requestId, async () => {
     const check = mediator.checkVote(vote);
     if (check.kind === "refused") return check.result;
     if (check.kind === "partial") return mediator.commitVote(vote);
-    const entry = answerEntryFor(check.request, check.decision, iso(deps.clock.now()));
+    const entry = answerEntryFor(check.request, check.decision, iso(options.clock.now()));
     if (entry === undefined) return mediator.commitVote(vote);
-    const cwd = deps.workspaceOf(entry.sessionId);
+    const cwd = registry.getAny(entry.sessionId)?.workspaceCwd ?? sessions.workspace;
     try {
-      await deps.journal.append(cwd, entry);
+      await options.answerJournal.append(cwd, entry);
     } catch (error) {
-      deps.log(
+      options.log(
         `qwen serve: answer to ${entry.requestId} on ${entry.sessionId} not applied: journal write failed: ${String(error)}`,
       );
       throw answerNotSaved(entry.sessionId, entry.requestId, errnoCode(error));
@@ -44,9 +45,9 @@ export function voteDurably(deps: DurableVoteDeps, vote: PermissionVote): Promis
       // The request ended some other way while the answer was being written (timeout, session closed): the
       // voter is told so, and the journal must not apply that answer to the question after a restart either.
       try {
-        await deps.journal.append(cwd, withdrawalOf(entry, iso(deps.clock.now())));
+        await options.answerJournal.append(cwd, withdrawalOf(entry, iso(options.clock.now())));
       } catch (error) {
-        deps.log(
+        options.log(
           `qwen serve: withdrawing the unapplied answer to ${entry.requestId} on ${entry.sessionId} failed: ${String(error)}`,
         );
       }

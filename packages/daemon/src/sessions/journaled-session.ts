@@ -7,7 +7,7 @@
 import { REQUESTED_SESSION_ID_META_KEY } from "@qwen-daemon/core/protocol";
 import type { ChildConnection } from "../bridge/child-connection.js";
 import { httpErrorFromChild } from "./child-errors.js";
-import type { SessionContext } from "./session-context.js";
+import type { SessionsOptions } from "./sessions-options.js";
 
 /**
  * True when the prompt journal holds a prompt of `sessionId` and the agent created the session again under
@@ -15,16 +15,16 @@ import type { SessionContext } from "./session-context.js";
  * refusal as an HttpError.
  */
 export async function recreateJournaledSession(
-  ctx: SessionContext,
+  options: Pick<SessionsOptions, "promptJournal" | "log">,
   child: ChildConnection,
   cwd: string,
   sessionId: string,
 ): Promise<boolean> {
   let known: boolean;
   try {
-    known = (await ctx.options.promptJournal.read(cwd, sessionId)).entries.some((e) => e.type === "accepted");
+    known = (await options.promptJournal.read(cwd, sessionId)).entries.some((e) => e.type === "accepted");
   } catch (error) {
-    ctx.options.log(`qwen serve: prompt journal of ${sessionId} could not be read: ${String(error)}`);
+    options.log(`qwen serve: prompt journal of ${sessionId} could not be read: ${String(error)}`);
     return false;
   }
   if (!known) return false;
@@ -36,13 +36,13 @@ export async function recreateJournaledSession(
   }
   if (created.sessionId !== sessionId) {
     // The agent made another session instead; it is of no use here, and closing it is the agent's business.
-    ctx.options.log(`qwen serve: agent would not recreate ${sessionId} (it made ${created.sessionId})`);
+    options.log(`qwen serve: agent would not recreate ${sessionId} (it made ${created.sessionId})`);
     await child.closeSession(created.sessionId).catch((error: unknown) => {
-      ctx.options.log(`qwen serve: closing ${created.sessionId} failed: ${String(error)}`);
+      options.log(`qwen serve: closing ${created.sessionId} failed: ${String(error)}`);
     });
     return false;
   }
-  ctx.options.log(
+  options.log(
     `qwen serve: ${sessionId} was never saved by the agent; recreated it for its journaled prompts`,
   );
   return true;

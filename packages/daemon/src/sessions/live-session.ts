@@ -1,91 +1,412 @@
-// A session the daemon holds in memory: its event bus, attached clients, prompt queue and the child
-// process it lives on. Owned and mutated by the SessionService; routes only read it.
-import type { ChildConnection } from "../bridge/child-connection.js";
+// A session the daemon holds in memory, and the one owner of its state: its event bus, attached clients,
+// prompt queue, the child process it lives on, and where it is in its life (session-state.ts). The routes
+// call it directly (attach, heartbeat, detach, prompt, cancel, close); opening, votes and continuing a turn,
+// which need more than one session, live in session-open.ts, durable-vote.ts and continue-turn.ts.
+import {
+  type AttachResponse,
+  type ContentBlock,
+  type DaemonEventData,
+  DaemonEventType,
+  type HeartbeatResponse,
+  PROMPT_ID_META_KEY,
+  type PromptAccepted,
+  type SessionUpdatePayload,
+  stripBlockMeta,
+  stripDaemonMeta,
+} from "@qwen-daemon/core/protocol";
+import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
-import type { SessionEventBus } from "../events/event-bus.js";
+import { SessionEventBus } from "../events/event-bus.js";
+import { sessionNotFound, unregisteredClientId } from "../http/errors.js";
+import type { PermissionMediator } from "../permission/mediator.js";
 import type { PersistedSession } from "../persisted/session-store.js";
-import { ClientRegistry, type ClientRegistryOptions } from "./client-registry.js";
-import type { ReplayedUpdate } from "./load-replay.js";
-import type { PromptQueue } from "./prompt-queue.js";
-import type { SessionActivity } from "./restore-admission.js";
+import { isMethodNotFound } from "./child-errors.js";
+import { ClientRegistry } from "./client-registry.js";
+import { type ReplayedUpdate, replayEvents } from "./load-replay.js";
+import { SessionPromptJournal } from "./prompt-journaling.js";
+import { PromptQueue, type QueuedPrompt, type TurnOutcome } from "./prompt-queue.js";
+import { isEnded, nextState, type SessionActivity, type SessionState } from "./session-state.js";
+import type { SessionsOptions } from "./sessions-options.js";
+import { promptEnvelope, turnHost } from "./turn-host.js";
 
 export type TurnError = { message: string; code?: string };
+
+export type SessionCloseReason = "client" | "idle_timeout" | "shutdown";
+
+export type PromptInput = { prompt: ContentBlock[]; deadlineMs?: number | undefined; meta?: unknown };
+
+/** What a session is given by the daemon's sessions (sessions.ts) when it is made. */
+export type LiveSessionDeps = {
+  options: SessionsOptions;
+  mediator: PermissionMediator;
+  newId: () => string;
+  /** The daemon stops routing to this session (it is ending). */
+  forget: (session: LiveSession) => void;
+};
 
 export class LiveSession {
   readonly sessionId: string;
   readonly workspaceCwd: string;
-  /** When the session began: its creation here, or (once restored) its first record on disk. */
-  createdAt: string;
   readonly bus: SessionEventBus;
   readonly child: ChildConnection;
   readonly clients: ClientRegistry;
-  queue!: PromptQueue;
-  /** "loading": the child is replaying history (updates are collected, not published). */
-  phase: "loading" | "live" | "ended" = "loading";
+  readonly queue: PromptQueue;
+  readonly #deps: LiveSessionDeps;
+  readonly #journal: SessionPromptJournal;
+  #state: SessionState = "opening";
   /** History returned by this session's /load (ids 1..n); empty for created or resumed sessions. */
-  replay: DaemonEvent[] = [];
-  /** Updates collected while loading. */
-  readonly collected: ReplayedUpdate[] = [];
-  /**
-   * The child holds a history for this session: it was restored from disk, or a turn ran here. Only then
-   * can a question be left waiting in it, so only then does a later load ask the child to look again.
-   */
-  hasHistory = false;
-  /** Prompts the journal closed as settled since it was last compacted (prompt-journaling.ts). */
-  settledSinceCompaction = 0;
-  /** Never set by this daemon (no goal turns); kept so status and admission read like the reference. */
-  goalTurnActive = false;
-  displayName: string | undefined;
-  updatedAt: string | undefined;
-  turnError: TurnError | undefined;
-  lastActivityAt: number;
+  #replay: readonly DaemonEvent[] = [];
+  /** Updates the child replays while the session is opening. */
+  #collected: ReplayedUpdate[] = [];
+  #hasHistory = false;
+  #createdAt: string;
+  #updatedAt: string | undefined;
+  #displayName: string | undefined;
+  #turnError: TurnError | undefined;
+  #lastActivityAt: number;
 
-  constructor(init: {
-    sessionId: string;
-    workspaceCwd: string;
-    bus: SessionEventBus;
-    child: ChildConnection;
-    now: number;
-    clients?: ClientRegistryOptions;
-  }) {
-    this.sessionId = init.sessionId;
-    this.workspaceCwd = init.workspaceCwd;
-    this.createdAt = new Date(init.now).toISOString();
-    this.bus = init.bus;
-    this.child = init.child;
-    this.clients = new ClientRegistry(init.clients);
-    this.lastActivityAt = init.now;
+  constructor(sessionId: string, workspaceCwd: string, child: ChildConnection, deps: LiveSessionDeps) {
+    const { options } = deps;
+    const { clock, log, observeEvent } = options;
+    const now = clock.now();
+    this.sessionId = sessionId;
+    this.workspaceCwd = workspaceCwd;
+    this.child = child;
+    this.#deps = deps;
+    this.#createdAt = new Date(now).toISOString();
+    this.#lastActivityAt = now;
+    this.#journal = new SessionPromptJournal(options, sessionId, workspaceCwd);
+    this.bus = new SessionEventBus({
+      ringSize: options.eventRingSize,
+      checkEvents: options.checkEvents === true,
+      ...(options.eventRingMaxBytes !== undefined ? { ringMaxBytes: options.eventRingMaxBytes } : {}),
+      clock,
+      reportError: (error, context) =>
+        log(`qwen serve: event bus of ${sessionId}: ${context}: ${String(error)}`),
+      ...(observeEvent !== undefined
+        ? { observe: (event) => observeEvent(this.#notifySource(event), event) }
+        : {}),
+    });
+    this.clients = new ClientRegistry({
+      ...(options.mintClientId !== undefined ? { mint: options.mintClientId } : {}),
+      ...(options.maxClientsPerSession !== undefined ? { maxClients: options.maxClientsPerSession } : {}),
+      now: () => clock.now(),
+    });
+    this.queue = new PromptQueue({
+      sessionId,
+      maxPending: options.maxPendingPromptsPerSession,
+      clock,
+      // The queue built the data from the contract's type for `type` (PromptQueue's #publish).
+      publish: (type, data, extra) => this.bus.emit(type, data as DaemonEventData<typeof type>, extra),
+      reportError: (error, context) => log(`qwen serve: ${context}: ${describeError(error)}`),
+      ...turnHost(this, {
+        mediator: deps.mediator,
+        clock,
+        log,
+        settled: (entry) => this.#journal.closed(entry.promptId, "settled"),
+      }),
+    });
+  }
+
+  // ---- what it is ---------------------------------------------------------------------------
+
+  get state(): SessionState {
+    return this.#state;
   }
 
   get activity(): SessionActivity {
-    return {
-      promptActive: this.queue.promptActive,
-      pendingPromptCount: this.queue.pendingCount,
-      goalTurnActive: this.goalTurnActive,
-    };
+    return { promptActive: this.queue.promptActive, pendingPromptCount: this.queue.pendingCount };
   }
 
   get hasActivePrompt(): boolean {
-    return this.queue.promptActive || this.goalTurnActive;
+    return this.queue.promptActive;
   }
 
-  /** Ids up to here were history given to a client (the /load replay); live events follow. */
+  /** History given to a client by /load (ids 1..n); live events follow. */
+  get replay(): readonly DaemonEvent[] {
+    return this.#replay;
+  }
+
   get historyLastEventId(): number {
-    return this.replay.length;
+    return this.#replay.length;
   }
 
   /**
-   * A restored session keeps what its transcript already says about it, so status and the session list
-   * show the same session before and after a load: when it began, what it is called, when it last changed.
-   * A name this daemon already gave it is kept.
+   * The child holds a history for this session: it was opened from disk, or a turn ran here. Only then can a
+   * question be left waiting in it, so only then does a later load ask the child to look again.
    */
-  adoptPersisted(persisted: PersistedSession): void {
-    this.createdAt = persisted.createdAt;
-    this.updatedAt ??= persisted.updatedAt;
-    this.displayName ??= persisted.displayName;
+  get hasHistory(): boolean {
+    return this.#hasHistory;
   }
 
-  touch(now: number): void {
-    this.lastActivityAt = now;
+  /** When the session began: its creation here, or (once opened from disk) its first record there. */
+  get createdAt(): string {
+    return this.#createdAt;
   }
+
+  get updatedAt(): string | undefined {
+    return this.#updatedAt;
+  }
+
+  get displayName(): string | undefined {
+    return this.#displayName;
+  }
+
+  get turnError(): TurnError | undefined {
+    return this.#turnError;
+  }
+
+  get lastActivityAt(): number {
+    return this.#lastActivityAt;
+  }
+
+  touch(now = this.#deps.options.clock.now()): void {
+    this.#lastActivityAt = now;
+  }
+
+  // ---- opening ------------------------------------------------------------------------------
+
+  /** A session/update from the child: collected as the replay while opening, published once live. */
+  receiveUpdate(update: SessionUpdatePayload): void {
+    if (this.#state === "opening") {
+      this.#collected.push({ update, at: this.#deps.options.clock.now() });
+      return;
+    }
+    const active = this.queue.active;
+    this.bus.emit(
+      DaemonEventType.sessionUpdate,
+      { sessionId: this.sessionId, update },
+      active === undefined ? {} : promptEnvelope(active),
+    );
+  }
+
+  /**
+   * The child has the session: it goes live. Opened from disk, it keeps what its transcript says about it
+   * (so status and the list show the same session before and after a load) and, for a load, the collected
+   * history becomes its replay (ids 1..n, the first live event is n+1).
+   */
+  opened(from?: { persisted: PersistedSession | undefined; replay: boolean }): void {
+    this.#state = nextState(this.#state, "opened");
+    const collected = this.#collected;
+    this.#collected = [];
+    if (from === undefined) return;
+    if (from.persisted !== undefined) {
+      this.#createdAt = from.persisted.createdAt;
+      this.#updatedAt ??= from.persisted.updatedAt;
+      this.#displayName ??= from.persisted.displayName;
+    }
+    this.#replay = from.replay ? replayEvents(this.sessionId, collected) : [];
+    this.#hasHistory = true;
+    this.bus.advanceTo(this.#replay.length);
+  }
+
+  /** The replay shown again, e.g. with a re-asked question back in progress (replay-reopen.ts). */
+  replaceReplay(replay: readonly DaemonEvent[]): void {
+    this.#replay = replay;
+  }
+
+  // ---- clients ------------------------------------------------------------------------------
+
+  /** Throws 400 `invalid_client_id` for a client id not registered here; a registered one counts as seen. */
+  assertClient(clientId: string | undefined): void {
+    if (clientId !== undefined && !this.clients.seen(clientId)) {
+      throw unregisteredClientId(this.sessionId, clientId);
+    }
+  }
+
+  /** Registers the client; `created` says the session is new (so the client did not attach). */
+  attach(requestedClientId: string | undefined, created: boolean): AttachResponse {
+    const now = this.#deps.options.clock.now();
+    const clientId = this.clients.attach(requestedClientId, now);
+    this.touch(now);
+    return {
+      sessionId: this.sessionId,
+      workspaceCwd: this.workspaceCwd,
+      attached: !created,
+      clientId,
+      createdAt: this.#createdAt,
+    };
+  }
+
+  heartbeat(clientId: string | undefined): HeartbeatResponse {
+    this.assertClient(clientId);
+    const now = this.#deps.options.clock.now();
+    if (clientId !== undefined) this.clients.touch(clientId, now);
+    this.touch(now);
+    return { sessionId: this.sessionId, ...(clientId !== undefined ? { clientId } : {}), lastSeenAt: now };
+  }
+
+  detach(clientId: string | undefined): void {
+    this.assertClient(clientId);
+    if (clientId !== undefined) this.clients.detach(clientId);
+    this.touch();
+  }
+
+  // ---- prompts and turns --------------------------------------------------------------------
+
+  /**
+   * Admits a client prompt; daemon-only `_meta` keys are stripped. The prompt is journaled (fsynced) before it is
+   * queued and the route answers 202, so a crash before the agent starts it cannot lose it silently: a later load
+   * reports it as never started (prompt-journaling.ts). The queue's room is checked first (503 without writing
+   * anything), and again after the write; a prompt refused then, or whose session ended meanwhile, is withdrawn.
+   */
+  async prompt(input: PromptInput, clientId: string | undefined): Promise<PromptAccepted> {
+    this.assertClient(clientId);
+    this.queue.assertRoom();
+    const promptId = this.#deps.newId();
+    const blocks = input.prompt.map((block) => stripBlockMeta(block));
+    const text = promptText(blocks);
+    await this.#journal.accepted({ promptId, text, originatorClientId: clientId });
+    // The echo and everything after it come after this id.
+    const lastEventId = this.bus.lastEventId;
+    try {
+      if (this.#state !== "live") throw sessionNotFound(this.sessionId);
+      this.queue.admit({
+        promptId,
+        kind: "user",
+        text,
+        prompt: blocks,
+        meta: { ...stripDaemonMeta(input.meta), [PROMPT_ID_META_KEY]: promptId },
+        originatorClientId: clientId,
+        deadlineMs: input.deadlineMs,
+      });
+    } catch (error) {
+      await this.#journal.closed(promptId, "withdrawn");
+      throw error;
+    }
+    this.touch();
+    return { promptId, lastEventId, eventEpoch: this.bus.epoch };
+  }
+
+  /** Cancels the running prompt, if any (204 either way). */
+  cancel(clientId: string | undefined): void {
+    this.assertClient(clientId);
+    this.queue.cancelActive();
+    this.touch();
+  }
+
+  /** A turn is being sent to the child (turn-host.ts). */
+  turnStarted(entry: QueuedPrompt): void {
+    this.#turnError = undefined;
+    this.#hasHistory = true;
+    if (entry.kind === "user") this.#displayName ??= entry.text.slice(0, 120) || undefined;
+  }
+
+  /** A turn ended, however: what status shows of it. */
+  turnEnded(outcome: TurnOutcome, now: number): void {
+    this.#updatedAt = new Date(now).toISOString();
+    this.#turnError =
+      outcome.kind === "error"
+        ? { message: outcome.message, ...(outcome.code !== undefined ? { code: outcome.code } : {}) }
+        : undefined;
+    this.touch(now);
+  }
+
+  // ---- ending -------------------------------------------------------------------------------
+
+  /**
+   * DELETE (with the client's id, checked like cancel's), idle reaping and shutdown: the session ends here,
+   * then the child is told with session/close alone: a close is not a user's cancel. Sent as session/cancel
+   * first, the child would record a waiting question as cancelled and it could never be asked again; closed,
+   * it stays on disk, unanswered, for a later load to re-ask.
+   */
+  async close(reason: SessionCloseReason, clientId?: string): Promise<void> {
+    this.assertClient(clientId);
+    if (isEnded(this.#state)) return;
+    const { log } = this.#deps.options;
+    const wasActive = this.queue.promptActive;
+    const announced = this.#state === "live";
+    this.#end("session_closed", "Session closed");
+    if (announced) this.bus.emit(DaemonEventType.sessionClosed, { sessionId: this.sessionId, reason });
+    this.bus.close();
+    if (!this.child.alive) {
+      this.#state = nextState(this.#state, "closed");
+      return;
+    }
+    try {
+      await this.child.closeSession(this.sessionId);
+    } catch (error) {
+      if (!isMethodNotFound(error)) {
+        log(`qwen serve: session/close for ${this.sessionId} failed: ${String(error)}`);
+      } else if (wasActive) {
+        // An agent without session/close: stop its running turn at least; the daemon has forgotten it anyway.
+        await this.child.cancel(this.sessionId).catch((cancelError: unknown) => {
+          log(`qwen serve: session/cancel for closing ${this.sessionId} failed: ${String(cancelError)}`);
+        });
+      }
+    } finally {
+      this.#state = nextState(this.#state, "closed");
+    }
+  }
+
+  /** Shutdown: ended without telling the child (it is stopped next). */
+  closeForShutdown(message: string): void {
+    if (isEnded(this.#state)) return;
+    const announced = this.#state === "live";
+    this.#end("session_closed", message);
+    if (announced)
+      this.bus.emit(DaemonEventType.sessionClosed, { sessionId: this.sessionId, reason: "shutdown" });
+    this.bus.close();
+    this.#state = nextState(this.#state, "closed");
+  }
+
+  /** The child this session lived on died. */
+  childDied(death: ChildDeath): void {
+    if (isEnded(this.#state)) return;
+    const announced = this.#state === "live";
+    this.#end("session_died", `The agent process ended (${death.reason})`);
+    if (announced) {
+      this.bus.emit(DaemonEventType.sessionDied, {
+        sessionId: this.sessionId,
+        reason: death.reason,
+        exitCode: death.code,
+        signal: death.signal,
+      });
+    }
+    this.bus.close();
+    this.#state = nextState(this.#state, "closed");
+  }
+
+  /** An open that failed: forgotten without a closing event (no client ever saw it live). */
+  discard(): void {
+    if (this.#state !== "opening") return;
+    this.#end("session_closed", "Session load failed");
+    this.bus.close();
+    this.#state = nextState(this.#state, "closed");
+  }
+
+  /**
+   * Common end: the session's permission requests resolved as session_closed, the daemon stops routing to it,
+   * and its prompts get their terminal events; the caller then announces the end and closes the bus.
+   */
+  #end(turnCode: string, turnMessage: string): void {
+    if (isEnded(this.#state)) throw new Error(`session ${this.sessionId} ended twice`);
+    // Permissions first: ending the turns would otherwise release them as agent_cancelled. And before the
+    // daemon forgets the session, because the mediator finds the session's event bus through it: forgotten
+    // first, clients would never see permission_resolved for the question that went away.
+    this.#deps.mediator.cancelSession(this.sessionId, "session_closed");
+    this.#deps.forget(this);
+    if (this.#state === "live") this.#state = nextState(this.#state, "close");
+    this.queue.failAll(turnCode, turnMessage);
+  }
+
+  /** Who an event is about, for the notifier: the session, and whether it comes from a restore prompt. */
+  #notifySource(event: DaemonEvent) {
+    const active = this.queue.active;
+    return {
+      sessionId: this.sessionId,
+      workspace: this.workspaceCwd,
+      displayName: this.#displayName,
+      restored:
+        event.promptId !== undefined && active?.promptId === event.promptId && active.kind === "restore",
+    };
+  }
+}
+
+function promptText(blocks: readonly ContentBlock[]): string {
+  return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

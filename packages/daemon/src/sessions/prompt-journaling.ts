@@ -3,7 +3,9 @@
 // from disk closes what a crash left open by the agent's ledger, reporting the never-started ones as
 // promptTerminals. The journal is compacted as it goes, so it holds what is open plus a bounded report tail.
 import type { LedgerEntry } from "@qwen-daemon/core";
+import type { Clock } from "../events/clock.js";
 import { promptNotSaved } from "../http/errors.js";
+import type { SessionStore } from "../persisted/session-store.js";
 import {
   closingsAtLoad,
   compactedPromptJournal,
@@ -11,65 +13,81 @@ import {
   openPrompts,
   startedPromptIds,
 } from "../prompts/prompt-fates.js";
+import type { PromptJournal } from "../prompts/prompt-journal.js";
 import type { PromptJournalEntry } from "../prompts/prompt-record.js";
-import type { LiveSession } from "./live-session.js";
-import type { SessionContext } from "./session-context.js";
 
 /** Closed prompts are compacted away once this many have been settled on a live session. */
 export const COMPACT_AFTER_SETTLED = 32;
 
-type Journaling = Pick<SessionContext, "options">;
+/** What the journaling needs from the daemon: the journal, the clock and the log. */
+export type JournalingDeps = { promptJournal: PromptJournal; clock: Clock; log: (line: string) => void };
 
-const iso = (ctx: Journaling) => new Date(ctx.options.clock.now()).toISOString();
+const iso = (deps: JournalingDeps) => new Date(deps.clock.now()).toISOString();
 
-/** Journals an accepted prompt, durably; throws 500 `prompt_journal_failed` when it cannot (nothing queued). */
-export async function journalAccepted(
-  ctx: Journaling,
-  session: LiveSession,
-  prompt: { promptId: string; text: string; originatorClientId: string | undefined },
-): Promise<void> {
-  const entry: PromptJournalEntry = {
-    v: 1,
-    type: "accepted",
-    sessionId: session.sessionId,
-    promptId: prompt.promptId,
-    text: prompt.text,
-    queuedAt: iso(ctx),
-    ...(prompt.originatorClientId !== undefined ? { originatorClientId: prompt.originatorClientId } : {}),
-  };
-  try {
-    await ctx.options.promptJournal.append(session.workspaceCwd, entry, { durable: true });
-  } catch (error) {
-    ctx.options.log(
-      `qwen serve: prompt ${prompt.promptId} on ${session.sessionId} refused: journal write failed: ${String(error)}`,
-    );
-    throw promptNotSaved(session.sessionId, (error as NodeJS.ErrnoException | undefined)?.code);
+/** One live session's prompts in the journal: accepted, then settled or withdrawn, compacted as it goes. */
+export class SessionPromptJournal {
+  readonly #deps: JournalingDeps;
+  readonly #sessionId: string;
+  readonly #cwd: string;
+  /** Prompts closed as settled since the journal was last compacted. */
+  #settledSinceCompaction = 0;
+
+  constructor(deps: JournalingDeps, sessionId: string, cwd: string) {
+    this.#deps = deps;
+    this.#sessionId = sessionId;
+    this.#cwd = cwd;
   }
-}
 
-/**
- * Closes a journaled prompt: `settled` once the agent answered it, `withdrawn` when it was refused after being
- * journaled. Never throws: an unclosed prompt costs at most a report on a later load (logged here).
- */
-export async function journalClosed(
-  ctx: Journaling,
-  session: LiveSession,
-  promptId: string,
-  type: "settled" | "withdrawn",
-): Promise<void> {
-  const { promptJournal, log } = ctx.options;
-  const entry: PromptJournalEntry = { v: 1, type, sessionId: session.sessionId, promptId, at: iso(ctx) };
-  try {
-    await promptJournal.append(session.workspaceCwd, entry);
-    if (type !== "settled") return;
-    session.settledSinceCompaction += 1;
-    if (session.settledSinceCompaction < COMPACT_AFTER_SETTLED) return;
-    session.settledSinceCompaction = 0;
-    await promptJournal.rewrite(session.workspaceCwd, session.sessionId, compactedPromptJournal);
-  } catch (error) {
-    log(
-      `qwen serve: prompt journal of ${session.sessionId}: recording ${type} ${promptId} failed: ${String(error)}`,
-    );
+  /** Journals an accepted prompt, durably; throws 500 `prompt_journal_failed` when it cannot (nothing queued). */
+  async accepted(prompt: {
+    promptId: string;
+    text: string;
+    originatorClientId: string | undefined;
+  }): Promise<void> {
+    const entry: PromptJournalEntry = {
+      v: 1,
+      type: "accepted",
+      sessionId: this.#sessionId,
+      promptId: prompt.promptId,
+      text: prompt.text,
+      queuedAt: iso(this.#deps),
+      ...(prompt.originatorClientId !== undefined ? { originatorClientId: prompt.originatorClientId } : {}),
+    };
+    try {
+      await this.#deps.promptJournal.append(this.#cwd, entry, { durable: true });
+    } catch (error) {
+      this.#deps.log(
+        `qwen serve: prompt ${prompt.promptId} on ${this.#sessionId} refused: journal write failed: ${String(error)}`,
+      );
+      throw promptNotSaved(this.#sessionId, (error as NodeJS.ErrnoException | undefined)?.code);
+    }
+  }
+
+  /**
+   * Closes a journaled prompt: `settled` once the agent answered it, `withdrawn` when it was refused after being
+   * journaled. Never throws: an unclosed prompt costs at most a report on a later load (logged here).
+   */
+  async closed(promptId: string, type: "settled" | "withdrawn"): Promise<void> {
+    const { promptJournal, log } = this.#deps;
+    const entry: PromptJournalEntry = {
+      v: 1,
+      type,
+      sessionId: this.#sessionId,
+      promptId,
+      at: iso(this.#deps),
+    };
+    try {
+      await promptJournal.append(this.#cwd, entry);
+      if (type !== "settled") return;
+      this.#settledSinceCompaction += 1;
+      if (this.#settledSinceCompaction < COMPACT_AFTER_SETTLED) return;
+      this.#settledSinceCompaction = 0;
+      await promptJournal.rewrite(this.#cwd, this.#sessionId, compactedPromptJournal);
+    } catch (error) {
+      log(
+        `qwen serve: prompt journal of ${this.#sessionId}: recording ${type} ${promptId} failed: ${String(error)}`,
+      );
+    }
   }
 }
 
@@ -80,13 +98,13 @@ export async function journalClosed(
  * throws (logged): a journal that cannot be read costs the client this report, not the load.
  */
 export async function closeOpenPromptsAtLoad(
-  ctx: Journaling & Pick<SessionContext, "store">,
+  deps: JournalingDeps & { store: SessionStore },
   cwd: string,
   sessionId: string,
   ledger: readonly LedgerEntry[],
   neverSaved: boolean,
 ): Promise<ReturnType<typeof neverStartedTerminals>> {
-  const { promptJournal, log } = ctx.options;
+  const { promptJournal, log } = deps;
   try {
     const { entries, corruptLines } = await promptJournal.read(cwd, sessionId);
     if (corruptLines > 0)
@@ -95,8 +113,8 @@ export async function closeOpenPromptsAtLoad(
     // Read whole only now, after a crash: an open prompt's user message may be far back in a long turn.
     const started = neverSaved
       ? new Set<string>()
-      : startedPromptIds({ records: await ctx.store.readRecords(cwd, sessionId), ledger });
-    const closings = closingsAtLoad(entries, started, iso(ctx));
+      : startedPromptIds({ records: await deps.store.readRecords(cwd, sessionId), ledger });
+    const closings = closingsAtLoad(entries, started, iso(deps));
     for (const closing of closings) await promptJournal.append(cwd, closing);
     const all = [...entries, ...closings];
     if (closings.length > 0) await promptJournal.rewrite(cwd, sessionId, compactedPromptJournal);
@@ -109,14 +127,14 @@ export async function closeOpenPromptsAtLoad(
 
 /** The never-started prompts a live session's journal already reports (a load attaching to it). */
 export async function reportedNeverStarted(
-  ctx: Journaling,
+  deps: JournalingDeps,
   cwd: string,
   sessionId: string,
 ): Promise<ReturnType<typeof neverStartedTerminals>> {
   try {
-    return neverStartedTerminals((await ctx.options.promptJournal.read(cwd, sessionId)).entries);
+    return neverStartedTerminals((await deps.promptJournal.read(cwd, sessionId)).entries);
   } catch (error) {
-    ctx.options.log(`qwen serve: prompt journal of ${sessionId} could not be read: ${String(error)}`);
+    deps.log(`qwen serve: prompt journal of ${sessionId} could not be read: ${String(error)}`);
     return [];
   }
 }

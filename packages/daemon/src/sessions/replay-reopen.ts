@@ -19,7 +19,10 @@ function toolUpdateOf(event: DaemonEvent): ToolUpdate | undefined {
  * after the call's last `tool_call`) becomes an `in_progress` update under the same event id, so ids stay
  * 1..n and a client's Last-Event-ID still points where it did. The same array when nothing changes.
  */
-export function reopenReplayedCalls(replay: DaemonEvent[], callIds: ReadonlySet<string>): DaemonEvent[] {
+export function reopenReplayedCalls(
+  replay: readonly DaemonEvent[],
+  callIds: ReadonlySet<string>,
+): readonly DaemonEvent[] {
   const closing = new Map<string, number>();
   for (const [index, event] of replay.entries()) {
     const update = toolUpdateOf(event);

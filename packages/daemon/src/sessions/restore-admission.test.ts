@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { decideRestoreAdmission, isIdle, knownRestoreRefusal } from "./restore-admission.js";
+import { decideRestoreAdmission, knownRestoreRefusal } from "./restore-admission.js";
+import { isIdle } from "./session-state.js";
 
-const idle = { promptActive: false, pendingPromptCount: 0, goalTurnActive: false };
+const idle = { promptActive: false, pendingPromptCount: 0 };
 
 describe("decideRestoreAdmission", () => {
   it("admits only with hint + switch + client id + idle session", () => {
@@ -22,10 +23,6 @@ describe("decideRestoreAdmission", () => {
     ],
     [
       { hint: true, switchOn: true, requestedClientId: "c", activity: { ...idle, pendingPromptCount: 1 } },
-      "busy",
-    ],
-    [
-      { hint: true, switchOn: true, requestedClientId: "c", activity: { ...idle, goalTurnActive: true } },
       "busy",
     ],
   ])("refuses %o with %s", (input, reason) => {
@@ -51,8 +48,9 @@ describe("knownRestoreRefusal (suppress key on the child-bound request)", () => 
     expect(knownRestoreRefusal({ switchOn: true, requestedClientId: "c", activity: idle })).toBeUndefined();
   });
 
-  it("isIdle needs all three activity flags clear", () => {
+  it("isIdle needs no prompt running and none queued", () => {
     expect(isIdle(idle)).toBe(true);
-    expect(isIdle({ ...idle, goalTurnActive: true })).toBe(false);
+    expect(isIdle({ ...idle, promptActive: true })).toBe(false);
+    expect(isIdle({ ...idle, pendingPromptCount: 1 })).toBe(false);
   });
 });

@@ -1,20 +1,11 @@
 // RESTORE-SPEC step 4, as pure decisions. The daemon admits a tracked restore prompt only when the
 // child hinted it (`_meta["qwen.daemon.restoreAskUserQuestion"]` on the load/resume response) AND the
 // daemon's own switch is on AND the request came with a client id AND the session is idle.
-
-export type SessionActivity = {
-  promptActive: boolean;
-  pendingPromptCount: number;
-  goalTurnActive: boolean;
-};
+import { isIdle, type SessionActivity } from "./session-state.js";
 
 export type RestoreRefusal = "no_hint" | "switch_off" | "no_client" | "busy";
 
 export type RestoreDecision = { admit: true } | { admit: false; reason: RestoreRefusal };
-
-export function isIdle(activity: SessionActivity): boolean {
-  return !activity.promptActive && activity.pendingPromptCount === 0 && !activity.goalTurnActive;
-}
 
 /**
  * The refusal the daemon already knows before asking the child, if any. When there is one, the

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { emptySessionStore } from "../persisted/session-store.js";
 import { questionRequest } from "../testing/question.js";
 import type { AgentPeer } from "../testing/scripted-agent.js";
-import { createTestDaemon, readSseUntil, waitFor } from "../testing/test-daemon.js";
+import { createTestDaemon, readSseUntil, type TestDaemon, waitFor } from "../testing/test-daemon.js";
 
 const HINT = { "qwen.daemon.restoreAskUserQuestion": true };
 const SUPPRESS = "qwen.daemon.suppressRestoreAskUserQuestion";
@@ -40,7 +40,7 @@ describe("restore admission (switch on)", () => {
     // No suppress key: the child may leave the question unfinalized and hint.
     expect(d.agent.callsOf("session/load")[0]?.params._meta ?? {}).not.toHaveProperty(SUPPRESS);
 
-    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
+    await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
     const prompt = d.agent.callsOf("session/prompt")[0]?.params;
     expect(prompt?.prompt).toEqual([]);
     const promptId = (prompt?._meta as Record<string, unknown> | undefined)?.["qwen.daemon.promptId"];
@@ -88,7 +88,7 @@ describe("restore admission (switch on)", () => {
       outcome: { outcome: "selected", optionId: "proceed_once" },
       answers: { "0": "Blue" },
     });
-    await waitFor(() => !d.service.require("s1").queue.promptActive, "restore turn to end");
+    await waitFor(() => !d.sessions.require("s1").queue.promptActive, "restore turn to end");
   });
 
   it("under designated, only the client that loaded may answer the restored question", async () => {
@@ -102,8 +102,8 @@ describe("restore admission (switch on)", () => {
       await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_x" } })
     ).json();
     const other = await (await d.request("POST", "/session/s1/load", { body: {} })).json();
-    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
-    const [pending] = d.service.mediator.pending("s1");
+    await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
+    const [pending] = d.sessions.mediator.pending("s1");
     const forbidden = await d.request("POST", `/session/s1/permission/${pending?.requestId}`, {
       body: { outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "Red" } },
       headers: { "X-Qwen-Client-Id": other.clientId },
@@ -144,7 +144,7 @@ describe("restore admission (switch on)", () => {
     const resume = d.agent.callsOf("session/resume");
     expect(resume).toHaveLength(1);
     expect(resume[0]?.params._meta ?? {}).not.toHaveProperty(SUPPRESS);
-    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
+    await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
 
     // While it waits, another load does not ask the child again.
     await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_x" } });
@@ -183,7 +183,7 @@ describe("restore admission (switch on)", () => {
         at: Date.parse(ledger[0]!.timestamp),
       },
     ]);
-    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
+    await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
   });
 
   it("resume follows the same rules", async () => {
@@ -195,7 +195,7 @@ describe("restore admission (switch on)", () => {
     });
     expect((await res.json()).hasActivePrompt).toBe(true);
     expect(d.agent.callsOf("session/resume")[0]?.params._meta ?? {}).not.toHaveProperty(SUPPRESS);
-    await waitFor(() => d.service.mediator.hasPending("s1"), "re-hung question");
+    await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
   });
 });
 
@@ -262,26 +262,45 @@ describe("restore admission on a busy session", () => {
   it("is refused and logged; the load still succeeds", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const agent = restoringAgent(answers);
-    const d = createTestDaemon({
+    let releasePrompt!: () => void;
+    const promptGate = new Promise<void>((resolve) => {
+      releasePrompt = resolve;
+    });
+    const d: TestDaemon = createTestDaemon({
       restoreAskUserQuestion: true,
       agent: {
         ...agent,
-        // This daemon has no goal turns of its own; flagging one while the child replays makes the
-        // session busy at the moment the hint arrives, which is what the admission check guards.
-        load: async () => {
-          const loading = d.service.registry.getAny("s1");
-          if (loading !== undefined) loading.goalTurnActive = true;
+        prompt: async (params, peer) => {
+          const meta = params._meta as Record<string, unknown>;
+          if (meta["qwen.daemon.restoreAskUserQuestion"] === true) return agent.prompt(params, peer);
+          await promptGate;
+          return { stopReason: "end_turn" };
+        },
+        // A live session is looked at again by a load with a client id; a client's prompt is admitted while
+        // the child looks, so the session is busy when the hint arrives, which is what the admission guards.
+        resume: async () => {
+          const prompted = await d.request("POST", "/session/s1/prompt", {
+            body: { prompt: [{ type: "text", text: "meanwhile" }] },
+          });
+          expect(prompted.status).toBe(202);
           return { _meta: HINT };
         },
       },
     });
+    expect((await d.request("POST", "/session/s1/load", { body: {} })).status).toBe(200);
     const res = await d.request("POST", "/session/s1/load", {
       body: {},
       headers: { "X-Qwen-Client-Id": "client_a" },
     });
     expect(res.status).toBe(200);
-    expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
+    expect(d.agent.callsOf("session/resume")).toHaveLength(1);
+    // The client's prompt went to the child, and no restore prompt.
+    const sent = d.agent
+      .callsOf("session/prompt")
+      .map((call) => call.params._meta as Record<string, unknown>);
+    expect(sent.map((meta) => meta["qwen.daemon.restoreAskUserQuestion"])).toEqual([undefined]);
     expect(d.logs.some((l) => l.includes("refused") && l.includes("(busy)"))).toBe(true);
+    releasePrompt();
   });
 });
 

@@ -17,15 +17,11 @@ import { journaledAnswersMeta } from "./answers-for-load.js";
 import { httpErrorFromChild } from "./child-errors.js";
 import { recreateJournaledSession } from "./journaled-session.js";
 import type { LiveSession } from "./live-session.js";
-import { replayEvents } from "./load-replay.js";
-import { newLiveSession } from "./new-live-session.js";
 import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journaling.js";
 import { reopenReplayedCalls } from "./replay-reopen.js";
 import { knownRestoreRefusal } from "./restore-admission.js";
 import { admitRestorePrompt } from "./restore-prompt.js";
-import { attachClient } from "./session-clients.js";
-import type { SessionContext } from "./session-context.js";
-import { discardSession } from "./session-ending.js";
+import type { Sessions } from "./sessions.js";
 import { trailingQuestionCalls } from "./trailing-question.js";
 
 export type OpenAction = "load" | "resume";
@@ -35,7 +31,7 @@ export type OpenResult = OpenSessionResponse;
 
 /** `sessionId` is well formed and `cwd` the daemon's workspace (the route checked both). */
 export async function openSession(
-  ctx: SessionContext,
+  sessions: Sessions,
   action: OpenAction,
   sessionId: string,
   cwd: string,
@@ -44,50 +40,48 @@ export async function openSession(
   // One open of a session at a time, a live one's re-check included: two would reload it in the child
   // at once, and requests that read its history (/continue) wait for them.
   // Checked again after every wait, and tracked with no await in between, so two loads never both pass.
-  for (let inFlight = ctx.registry.opening(sessionId); inFlight !== undefined; ) {
+  for (let inFlight = sessions.registry.openInFlight(sessionId); inFlight !== undefined; ) {
     await inFlight.then(noop, noop);
-    inFlight = ctx.registry.opening(sessionId);
+    inFlight = sessions.registry.openInFlight(sessionId);
   }
-  const live = ctx.registry.get(sessionId);
+  const live = sessions.registry.get(sessionId);
   const work =
     live !== undefined
-      ? openLive(ctx, action, live, cwd, requestedClientId)
-      : openFromChild(ctx, action, sessionId, cwd, requestedClientId);
-  return ctx.registry.trackOpen(sessionId, work);
+      ? openLive(sessions, action, live, cwd, requestedClientId)
+      : openFromChild(sessions, action, sessionId, cwd, requestedClientId);
+  return sessions.registry.trackOpen(sessionId, work);
 }
 
 async function openLive(
-  ctx: SessionContext,
+  sessions: Sessions,
   action: OpenAction,
   live: LiveSession,
   cwd: string,
   requestedClientId: string | undefined,
 ): Promise<OpenResult> {
-  const attached = attachForOpen(ctx, action, live, requestedClientId, false);
-  const admitted = await restoreOnLiveSession(ctx, live, cwd, requestedClientId, attached.clientId);
+  const attached = attachForOpen(action, live, requestedClientId, false);
+  const admitted = await restoreOnLiveSession(sessions, live, cwd, requestedClientId, attached.clientId);
   return withPromptTerminals(
     {
       ...attached,
       // The re-check may have reopened the re-asked question in the replay.
-      ...(action === "load" ? { compactedReplay: live.replay } : {}),
+      ...(action === "load" ? { compactedReplay: [...live.replay] } : {}),
       hasActivePrompt: attached.hasActivePrompt || admitted,
     },
-    await readPromptTerminals(ctx, cwd, live.sessionId, "live"),
+    await readPromptTerminals(sessions, cwd, live.sessionId, "live"),
   );
 }
 
 function attachForOpen(
-  ctx: SessionContext,
   action: OpenAction,
   session: LiveSession,
   requested: string | undefined,
   restored: boolean,
 ): OpenResult {
-  const attach = attachClient(session, requested, restored, ctx.options.clock);
   return {
-    ...attach,
+    ...session.attach(requested, restored),
     hasActivePrompt: session.hasActivePrompt,
-    ...(action === "load" ? { compactedReplay: session.replay } : {}),
+    ...(action === "load" ? { compactedReplay: [...session.replay] } : {}),
     lastEventId: session.historyLastEventId,
     eventEpoch: session.bus.epoch,
   };
@@ -103,38 +97,39 @@ function attachForOpen(
  * from, and one that refused would leave the daemon with a session its child no longer has.
  */
 async function restoreOnLiveSession(
-  ctx: SessionContext,
+  sessions: Sessions,
   session: LiveSession,
   cwd: string,
   requestedClientId: string | undefined,
   clientId: string,
 ): Promise<boolean> {
-  const { restoreAskUserQuestion: switchOn, log } = ctx.options;
+  const { restoreAskUserQuestion: switchOn, log } = sessions.options;
   if (knownRestoreRefusal({ switchOn, requestedClientId, activity: session.activity }) !== undefined)
     return false;
-  if (!session.hasHistory || ctx.mediator.hasPending(session.sessionId) || !session.child.alive) return false;
+  if (!session.hasHistory || sessions.mediator.hasPending(session.sessionId) || !session.child.alive)
+    return false;
   let response: { _meta?: Meta | null };
   try {
     response = await session.child.resumeSession(
       session.sessionId,
       cwd,
-      await answersForChild(ctx, cwd, session.sessionId),
+      await answersForChild(sessions, cwd, session.sessionId),
     );
   } catch (error) {
     log(`qwen serve: re-checking ${session.sessionId} for a question to restore failed: ${String(error)}`);
     return false;
   }
-  if (session.phase !== "live") return false;
+  if (session.state !== "live") return false;
   const admitted = admitRestorePrompt({
     session,
     responseMeta: response._meta,
     switchOn,
     requestedClientId,
     clientId,
-    newId: ctx.newId,
+    newId: sessions.newId,
     log,
   });
-  if (admitted) await reopenRestoredCalls(ctx, session, cwd);
+  if (admitted) await reopenRestoredCalls(sessions, session, cwd);
   return admitted;
 }
 
@@ -143,42 +138,42 @@ async function restoreOnLiveSession(
  * there to ask); now that it is asked again, the replay shows it in progress (reopenReplayedCalls). The
  * question's call ids come from the transcript tail, as the child's restore scan sees it.
  */
-async function reopenRestoredCalls(ctx: SessionContext, session: LiveSession, cwd: string): Promise<void> {
+async function reopenRestoredCalls(sessions: Sessions, session: LiveSession, cwd: string): Promise<void> {
   if (session.replay.length === 0) return;
-  let records: Awaited<ReturnType<SessionContext["store"]["readRecords"]>>;
+  let records: Awaited<ReturnType<Sessions["store"]["readRecords"]>>;
   try {
-    records = await ctx.store.readRecords(cwd, session.sessionId, TRANSCRIPT_TAIL_RECORDS);
+    records = await sessions.store.readRecords(cwd, session.sessionId, TRANSCRIPT_TAIL_RECORDS);
   } catch (error) {
-    ctx.options.log(
+    sessions.options.log(
       `qwen serve: reading the transcript tail of ${session.sessionId} failed: ${String(error)}`,
     );
     return;
   }
   const ids = new Set(trailingQuestionCalls(records ?? []).flatMap((call) => (call.id ? [call.id] : [])));
-  session.replay = reopenReplayedCalls(session.replay, ids);
+  session.replaceReplay(reopenReplayedCalls(session.replay, ids));
 }
 
 async function openFromChild(
-  ctx: SessionContext,
+  sessions: Sessions,
   action: OpenAction,
   sessionId: string,
   cwd: string,
   requestedClientId: string | undefined,
 ): Promise<OpenResult> {
-  const release = ctx.registry.reserve();
+  const release = sessions.registry.reserve();
   let session: LiveSession | undefined;
   try {
-    const child = await ctx.children.ensure();
-    session = newLiveSession(ctx, sessionId, cwd, child);
-    ctx.registry.addLoading(session);
+    const child = await sessions.children.ensure();
+    session = sessions.newSession(sessionId, cwd, child);
+    sessions.registry.addOpening(session);
     const refusal = knownRestoreRefusal({
-      switchOn: ctx.options.restoreAskUserQuestion,
+      switchOn: sessions.options.restoreAskUserQuestion,
       requestedClientId,
       activity: session.activity,
     });
     const meta = withMeta(
       refusal === undefined ? undefined : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true },
-      await answersForChild(ctx, cwd, sessionId),
+      await answersForChild(sessions, cwd, sessionId),
     );
     let response: { _meta?: Meta | null };
     let origin: "loaded" | "recreated" = "loaded";
@@ -189,7 +184,10 @@ async function openFromChild(
           : await child.resumeSession(sessionId, cwd, meta);
     } catch (error) {
       const refused = httpErrorFromChild(error, sessionId);
-      if (refused.status !== 404 || !(await recreateJournaledSession(ctx, child, cwd, sessionId)))
+      if (
+        refused.status !== 404 ||
+        !(await recreateJournaledSession(sessions.options, child, cwd, sessionId))
+      )
         throw refused;
       response = {};
       origin = "recreated";
@@ -198,31 +196,27 @@ async function openFromChild(
     // (daemon_lost) before answering. Read before the restore prompt is admitted, so an original prompt
     // that the restore is about to take over is reported (by its absence) the same way every time.
     const [persisted, terminals] = await Promise.all([
-      readPersistedSession(ctx, cwd, sessionId),
-      readPromptTerminals(ctx, cwd, sessionId, origin),
+      readPersistedSession(sessions, cwd, sessionId),
+      readPromptTerminals(sessions, cwd, sessionId, origin),
     ]);
-    if (session.phase === "ended") throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
-    if (persisted !== undefined) session.adoptPersisted(persisted);
-    const replay = action === "load" ? replayEvents(sessionId, session.collected) : [];
-    session.collected.length = 0;
-    session.replay = replay;
-    session.hasHistory = true;
-    session.bus.advanceTo(replay.length);
-    ctx.registry.promote(session);
+    if (session.state !== "opening")
+      throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
+    session.opened({ persisted, replay: action === "load" });
+    sessions.registry.promote(session);
     release();
-    const result = attachForOpen(ctx, action, session, requestedClientId, true);
+    const result = attachForOpen(action, session, requestedClientId, true);
     const admitted = admitRestorePrompt({
       session,
       responseMeta: response._meta,
-      switchOn: ctx.options.restoreAskUserQuestion,
+      switchOn: sessions.options.restoreAskUserQuestion,
       requestedClientId,
       clientId: result.clientId,
-      newId: ctx.newId,
-      log: ctx.options.log,
+      newId: sessions.newId,
+      log: sessions.options.log,
     });
     return withPromptTerminals({ ...result, hasActivePrompt: result.hasActivePrompt || admitted }, terminals);
   } catch (error) {
-    if (session !== undefined && session.phase === "loading") discardSession(ctx, session);
+    session?.discard();
     throw error;
   } finally {
     release();
@@ -230,9 +224,9 @@ async function openFromChild(
 }
 
 /** Journaled answers for the child to close a batch it will not re-ask with (switch on only, as every restore). */
-function answersForChild(ctx: SessionContext, cwd: string, sessionId: string): Promise<Meta | undefined> {
-  if (!ctx.options.restoreAskUserQuestion) return Promise.resolve(undefined);
-  const deps = { journal: ctx.options.answerJournal, store: ctx.store, log: ctx.options.log };
+function answersForChild(sessions: Sessions, cwd: string, sessionId: string): Promise<Meta | undefined> {
+  if (!sessions.options.restoreAskUserQuestion) return Promise.resolve(undefined);
+  const deps = { journal: sessions.options.answerJournal, store: sessions.store, log: sessions.options.log };
   return journaledAnswersMeta(deps, cwd, sessionId);
 }
 
@@ -250,34 +244,36 @@ function withMeta(...parts: (Meta | undefined)[]): Meta | undefined {
  * and only the journal's report is given.
  */
 async function readPromptTerminals(
-  ctx: SessionContext,
+  sessions: Sessions,
   cwd: string,
   sessionId: string,
   origin: "live" | "loaded" | "recreated",
 ): Promise<PromptTerminal[] | undefined> {
   let ledger: LedgerEntry[] | undefined;
   try {
-    ledger = await ctx.store.readPromptLedger(cwd, sessionId);
+    ledger = await sessions.store.readPromptLedger(cwd, sessionId);
   } catch (error) {
-    ctx.options.log(`qwen serve: reading the prompt ledger of ${sessionId} failed: ${String(error)}`);
+    sessions.options.log(`qwen serve: reading the prompt ledger of ${sessionId} failed: ${String(error)}`);
   }
   const neverStarted =
     origin !== "live" && ledger !== undefined
-      ? await closeOpenPromptsAtLoad(ctx, cwd, sessionId, ledger, origin === "recreated")
-      : await reportedNeverStarted(ctx, cwd, sessionId);
+      ? await closeOpenPromptsAtLoad(sessions.options, cwd, sessionId, ledger, origin === "recreated")
+      : await reportedNeverStarted(sessions.options, cwd, sessionId);
   return promptTerminalsOf(ledger ?? [], neverStarted);
 }
 
 /** What the transcript says about a session being restored (undefined when unreadable: logged). */
 async function readPersistedSession(
-  ctx: SessionContext,
+  sessions: Sessions,
   cwd: string,
   sessionId: string,
 ): Promise<PersistedSession | undefined> {
   try {
-    return await ctx.store.get(cwd, sessionId);
+    return await sessions.store.get(cwd, sessionId);
   } catch (error) {
-    ctx.options.log(`qwen serve: reading the transcript summary of ${sessionId} failed: ${String(error)}`);
+    sessions.options.log(
+      `qwen serve: reading the transcript summary of ${sessionId} failed: ${String(error)}`,
+    );
     return undefined;
   }
 }

@@ -62,6 +62,7 @@ describe("turnHost.dispatch", () => {
     const settled: string[] = [];
     const session = {
       sessionId: "s1",
+      turnStarted: () => {},
       child: { prompt },
       bus: { publish: () => {} },
       clients: { ids: () => [] },

@@ -2,12 +2,13 @@
 // on cancel, and record the outcome for status. The queue decides *when*; this decides *how*.
 
 import { DaemonEventType } from "@qwen-daemon/core/protocol";
+import type { ChildConnection } from "../bridge/child-connection.js";
 import { ChildGoneError } from "../bridge/child-connection.js";
 import type { Clock } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
+import type { SessionEventBus } from "../events/event-bus.js";
 import type { PermissionMediator } from "../permission/mediator.js";
 import { turnErrorFromChild } from "./child-errors.js";
-import type { LiveSession } from "./live-session.js";
 import { echoedContent } from "./prompt-echo.js";
 import type { PromptQueueHost, QueuedPrompt, TurnOutcome } from "./prompt-queue.js";
 
@@ -19,19 +20,24 @@ export type TurnHostDeps = {
   settled: (entry: QueuedPrompt) => Promise<void>;
 };
 
+/** The part of a live session (live-session.ts) its turns run on and record into. */
+export type TurnSession = {
+  readonly sessionId: string;
+  readonly child: ChildConnection;
+  readonly bus: SessionEventBus;
+  turnStarted(entry: QueuedPrompt): void;
+  turnEnded(outcome: TurnOutcome, now: number): void;
+};
+
 export function turnHost(
-  session: LiveSession,
+  session: TurnSession,
   deps: TurnHostDeps,
 ): Pick<PromptQueueHost, "dispatch" | "interrupt" | "onTurnEnd"> {
   const { mediator, clock, log } = deps;
   return {
     async dispatch(entry) {
-      session.turnError = undefined;
-      session.hasHistory = true;
-      if (entry.kind === "user") {
-        echoPrompt(session, entry, clock.now());
-        session.displayName ??= entry.text.slice(0, 120) || undefined;
-      }
+      session.turnStarted(entry);
+      if (entry.kind === "user") echoPrompt(session, entry, clock.now());
       let outcome: TurnOutcome;
       try {
         const result = await session.child.prompt(session.sessionId, entry.prompt, entry.meta);
@@ -58,13 +64,7 @@ export function turnHost(
       mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
     },
     onTurnEnd(entry, outcome: TurnOutcome) {
-      const now = clock.now();
-      session.updatedAt = new Date(now).toISOString();
-      session.turnError =
-        outcome.kind === "error"
-          ? { message: outcome.message, ...(outcome.code !== undefined ? { code: outcome.code } : {}) }
-          : undefined;
-      session.touch(now);
+      session.turnEnded(outcome, clock.now());
       // A request the agent left open past its turn can no longer be answered usefully.
       mediator.cancelPrompt(session.sessionId, entry.promptId, "agent_cancelled");
     },
@@ -72,7 +72,7 @@ export function turnHost(
 }
 
 /** Each prompt block is echoed as a `user_message_chunk` so every client sees what was asked (huge ones clipped). */
-function echoPrompt(session: LiveSession, entry: QueuedPrompt, now: number): void {
+function echoPrompt(session: TurnSession, entry: QueuedPrompt, now: number): void {
   for (const block of entry.prompt) {
     const { content, truncated } = echoedContent(block);
     session.bus.emit(

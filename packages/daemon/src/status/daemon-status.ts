@@ -1,12 +1,12 @@
 // GET /daemon/status: diagnostics for operators (pid, uptime, startup timings, sessions, children, memory).
 import type { DaemonStatusResponse } from "@qwen-daemon/core/protocol";
 import type { BudgetSnapshot } from "../http/byte-budget.js";
-import type { SessionService } from "../sessions/session-service.js";
+import type { Sessions } from "../sessions/sessions.js";
 
 export type StartupTimings = Record<string, number>;
 
 export function daemonStatus(
-  service: SessionService,
+  sessions: Sessions,
   info: { startedAt: number; now: number; startup: StartupTimings; requestBodies?: BudgetSnapshot },
 ): DaemonStatusResponse {
   const memory = process.memoryUsage();
@@ -17,16 +17,16 @@ export function daemonStatus(
     startedAt: new Date(info.startedAt).toISOString(),
     uptimeMs: Math.max(0, info.now - info.startedAt),
     startup: info.startup,
-    workspaceCwd: service.workspace,
+    workspaceCwd: sessions.workspace,
     sessions: {
-      live: service.registry.liveCount,
-      limit: service.limits.maxSessions,
-      ids: service.registry.live().map((s) => s.sessionId),
+      live: sessions.registry.liveCount,
+      limit: sessions.limits.maxSessions,
+      ids: sessions.registry.live().map((s) => s.sessionId),
     },
-    permissions: { policy: service.mediator.policy, pending: service.mediator.pendingCount },
-    answerJournal: service.journalHealth.snapshot(),
+    permissions: { policy: sessions.mediator.policy, pending: sessions.mediator.pendingCount },
+    answerJournal: sessions.journalHealth.snapshot(),
     ...(info.requestBodies !== undefined ? { requestBodies: info.requestBodies } : {}),
-    children: { spawned: service.children.spawnCount, running: service.children.describe() },
+    children: { spawned: sessions.children.spawnCount, running: sessions.children.describe() },
     memory: {
       rss: memory.rss,
       heapUsed: memory.heapUsed,

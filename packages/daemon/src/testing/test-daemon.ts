@@ -1,4 +1,4 @@
-// An in-process daemon for route tests: the real app and SessionService over a ScriptedAgent, driven
+// An in-process daemon for route tests: the real app and Sessions over a ScriptedAgent, driven
 // with `app.request` (no sockets). Also small helpers to read SSE frames from a response.
 import type { Hono } from "hono";
 import { type AnswerJournal, memoryAnswerJournal } from "../answers/answer-journal.js";
@@ -8,7 +8,7 @@ import { systemClock } from "../events/clock.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
 import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journal.js";
-import { SessionService } from "../sessions/session-service.js";
+import { Sessions } from "../sessions/sessions.js";
 import { checkAgainstContract } from "./contract-check.js";
 import { ScriptedAgent, type ScriptedAgentOptions } from "./scripted-agent.js";
 
@@ -54,7 +54,7 @@ export function jsonOf(res: Response): Promise<JsonBody> {
 
 export type TestDaemon = {
   app: Hono;
-  service: SessionService;
+  sessions: Sessions;
   agent: ScriptedAgent;
   logs: string[];
   request(
@@ -71,7 +71,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   const log = (line: string) => logs.push(line);
   const clock = options.clock ?? systemClock;
   const agent = new ScriptedAgent(options.agent);
-  const service = new SessionService({
+  const sessions = new Sessions({
     workspace: options.workspace ?? TEST_WORKSPACE,
     restoreAskUserQuestion: options.restoreAskUserQuestion ?? false,
     restorePendingApprovals: options.restorePendingApprovals ?? false,
@@ -92,7 +92,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     checkEvents: true,
   });
   const app = createApp({
-    service,
+    sessions,
     hostname: options.hostname ?? "127.0.0.1",
     token: options.token,
     allowOrigins: options.allowOrigins ?? [],
@@ -123,7 +123,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   };
   return {
     app,
-    service,
+    sessions,
     agent,
     logs,
     request,

@@ -1,4 +1,4 @@
-// How a SessionService is configured: limits, the permission policy, and the I/O it is given (the child
+// How the daemon's sessions are configured: limits, the permission policy, and the I/O it is given (the child
 // channel factory, the session store, the answer and prompt journals, the clock, the log).
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { ChannelFactory } from "../bridge/channel.js";
@@ -9,7 +9,7 @@ import type { PermissionPolicy } from "../permission/policy.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import type { PromptJournal } from "../prompts/prompt-journal.js";
 
-export type SessionServiceOptions = {
+export type SessionsOptions = {
   workspace: string;
   restoreAskUserQuestion: boolean;
   /** `--restore-pending-approvals`: admit the restore prompt that asks a tool approval again. */

@@ -1,0 +1,148 @@
+// The daemon's sessions on its workspace: which are live (the registry), the mediator that holds their
+// permission requests, the children they live on, the store they are opened from, and the options they were
+// built with. Built once by the server. Routes find a session here and call it (live-session.ts); the
+// operations that span sessions take this object: session-create.ts, session-open.ts, durable-vote.ts,
+// continue-turn.ts.
+import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import { JournalHealth } from "../answers/journal-health.js";
+import { KeyedSerializer } from "../answers/keyed-serializer.js";
+import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
+import { ChildSupervisor } from "../bridge/child-supervisor.js";
+import { sessionNotFound } from "../http/errors.js";
+import { PermissionMediator } from "../permission/mediator.js";
+import type { SessionStore } from "../persisted/session-store.js";
+import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
+import { LiveSession } from "./live-session.js";
+import { SessionRegistry } from "./session-registry.js";
+import { isIdle } from "./session-state.js";
+import type { SessionsOptions } from "./sessions-options.js";
+
+export type { SessionsOptions } from "./sessions-options.js";
+
+export class Sessions {
+  readonly options: SessionsOptions;
+  /** The daemon's workspace, resolved. */
+  readonly workspace: string;
+  readonly registry: SessionRegistry;
+  readonly mediator: PermissionMediator;
+  readonly children: ChildSupervisor;
+  readonly store: SessionStore;
+  readonly newId: () => string;
+  /** Damaged answer-journal lines seen on opens (shown by `/daemon/status`). */
+  readonly journalHealth = new JournalHealth();
+  /** Votes being judged, journaled and applied, one at a time per request (durable-vote.ts). */
+  readonly votesInProgress = new KeyedSerializer();
+
+  constructor(options: SessionsOptions) {
+    this.options = options;
+    this.workspace = resolve(options.workspace);
+    this.store = options.store;
+    this.newId = options.newId ?? randomUUID;
+    this.registry = new SessionRegistry(options.maxSessions);
+    this.mediator = new PermissionMediator({
+      policy: options.permission.policy,
+      ...(options.permission.consensusQuorum !== undefined
+        ? { consensusQuorum: options.permission.consensusQuorum }
+        : {}),
+      timeoutMs: options.permission.timeoutMs,
+      clock: options.clock,
+      emit: (sessionId, type, data, extra) => this.registry.getAny(sessionId)?.bus.emit(type, data, extra),
+      reportError: (error, context) =>
+        options.log(`qwen serve: permission mediator: ${context}: ${String(error)}`),
+    });
+    const relay = {
+      registry: this.registry,
+      mediator: this.mediator,
+      clock: options.clock,
+      log: options.log,
+      newId: this.newId,
+      answers: { journal: options.answerJournal, store: options.store, health: this.journalHealth },
+    };
+    this.children = new ChildSupervisor({
+      workspace: this.workspace,
+      factory: options.channelFactory,
+      clock: options.clock,
+      log: options.log,
+      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      handlers: {
+        sessionUpdate: (params) => relaySessionUpdate(relay, params.sessionId, params.update),
+        requestPermission: (params, signal) => relayPermissionRequest(relay, params, signal),
+      },
+      onDeath: (child, death) => this.#childDied(child, death),
+    });
+  }
+
+  get restoreAskUserQuestion(): boolean {
+    return this.options.restoreAskUserQuestion;
+  }
+
+  get restorePendingApprovals(): boolean {
+    return this.options.restorePendingApprovals === true;
+  }
+
+  get limits() {
+    return {
+      maxSessions: this.options.maxSessions,
+      maxPendingPromptsPerSession: this.options.maxPendingPromptsPerSession,
+      eventRingSize: this.options.eventRingSize,
+      permissionResponseTimeoutMs: this.options.permission.timeoutMs,
+    };
+  }
+
+  /** The live session or 404 `session_not_found`. */
+  require(sessionId: string): LiveSession {
+    const session = this.registry.get(sessionId);
+    if (session === undefined) throw sessionNotFound(sessionId);
+    return session;
+  }
+
+  /** A new session on `child`, opening; the caller registers it and tells it when it is open. */
+  newSession(sessionId: string, cwd: string, child: ChildConnection): LiveSession {
+    return new LiveSession(sessionId, cwd, child, {
+      options: this.options,
+      mediator: this.mediator,
+      newId: this.newId,
+      forget: (session) => this.registry.remove(session),
+    });
+  }
+
+  /**
+   * Closes live sessions nobody has touched for `idleMs` (no subscribers, no work, no pending asks), and
+   * forgets the clients of the others that have not been seen for as long (and listen on no stream).
+   */
+  reapIdle(idleMs: number): string[] {
+    const { clock, log } = this.options;
+    const now = clock.now();
+    const reaped: string[] = [];
+    for (const session of this.registry.live()) {
+      const busy = !isIdle(session.activity) || this.mediator.hasPending(session.sessionId);
+      if (busy) {
+        // A session with work under way keeps every client: the one who prompted, or who may answer its
+        // waiting question (designated, consensus), must still be known when the answer comes hours later.
+        continue;
+      }
+      if (session.bus.subscriberCount > 0 || now - session.lastActivityAt < idleMs) {
+        session.clients.expire(now, idleMs);
+        continue;
+      }
+      reaped.push(session.sessionId);
+      log(`qwen serve: closing idle session ${session.sessionId}`);
+      session.close("idle_timeout").catch((error: unknown) => {
+        log(`qwen serve: closing idle session ${session.sessionId} failed: ${String(error)}`);
+      });
+    }
+    return reaped;
+  }
+
+  /** Ends every session (shutdown): pending permissions resolve as session_closed. */
+  closeAll(): void {
+    for (const session of this.registry.all()) session.closeForShutdown("Daemon shutting down");
+    this.mediator.dispose();
+  }
+
+  /** Ends the sessions that lived on a child that died. */
+  #childDied(child: ChildConnection, death: ChildDeath): void {
+    for (const session of this.registry.all()) if (session.child === child) session.childDied(death);
+  }
+}
