@@ -6,5 +6,6 @@ export * from "./content.js";
 export * from "./history/index.js";
 export * from "./mcp/index.js";
 export * from "./model/index.js";
+export * from "./storage/index.js";
 export * from "./tools/index.js";
 export * from "./transcript/index.js";

@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Config } from "../config.js";
 import { ORPHAN_TOOL_RESULT_TEXT } from "../history/orphan-repair.js";
+import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
+import { transcriptPath } from "../storage/jsonl/paths.js";
 import {
   DEFAULT_QUESTION,
   type FakeOpenAIServer,
@@ -15,7 +17,6 @@ import {
 import { createAskUserQuestionTool } from "../tools/ask-user-question.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { PromptLedger } from "../transcript/ledger.js";
-import { transcriptPath } from "../transcript/paths.js";
 import { readTranscript } from "../transcript/reader.js";
 import { AgentSession, type AgentSessionLoadOptions } from "./agent-session.js";
 import type { GivenAnswer } from "./answered-batch.js";
@@ -54,7 +55,7 @@ function options(where: Where, s: FakeOpenAIServer, extra: Partial<AgentSessionL
   return {
     sessionId: SESSION,
     cwd: where.cwd,
-    qwenHome: where.qwenHome,
+    storage: jsonlSessionStorage(where.qwenHome),
     provider: providerFor(s),
     config: new Config({ restoreAskUserQuestion: true }),
     tools: new ToolRegistry([createAskUserQuestionTool(), recordingTool("list_directory", "none")]),
@@ -91,7 +92,12 @@ async function crashWhileAsking(batch: typeof MIXED): Promise<Where> {
 
 const records = async (where: Where) =>
   (await readTranscript(transcriptPath(where.qwenHome, where.cwd, SESSION))).records;
-const ledger = (where: Where) => PromptLedger.forSession({ ...where, sessionId: SESSION }).read();
+const ledger = (where: Where) =>
+  PromptLedger.forSession({
+    storage: jsonlSessionStorage(where.qwenHome),
+    cwd: where.cwd,
+    sessionId: SESSION,
+  }).read();
 const nextPrompt = (session: AgentSession) =>
   session.prompt([{ text: "carry on" }], { promptId: "p2", signal: new AbortController().signal });
 /** The tool results the model received with the prompt after the load, by call id. */

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Config } from "../config.js";
 import { ORPHAN_TOOL_RESULT_TEXT } from "../history/orphan-repair.js";
 import { ModelError } from "../model/provider.js";
+import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
+import { transcriptPath } from "../storage/jsonl/paths.js";
 import {
   askUserQuestionCall,
   DEFAULT_QUESTION,
@@ -22,7 +24,6 @@ import {
 } from "../tools/ask-user-question-result.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { PromptLedger } from "../transcript/ledger.js";
-import { transcriptPath } from "../transcript/paths.js";
 import { readTranscript } from "../transcript/reader.js";
 import type { TranscriptRecord } from "../transcript/records.js";
 import {
@@ -72,7 +73,7 @@ function options(
   return {
     sessionId: SESSION,
     cwd: ws.cwd,
-    qwenHome: ws.qwenHome,
+    storage: jsonlSessionStorage(ws.qwenHome),
     provider: providerFor(s),
     config: new Config({ restoreAskUserQuestion: restore === true }),
     tools: new ToolRegistry([createAskUserQuestionTool()]),
@@ -105,7 +106,11 @@ const questionReply = () => askUserQuestionCall([DEFAULT_QUESTION], { id: QUESTI
 const readRecords = async (ws: { qwenHome: string; cwd: string }) =>
   (await readTranscript(transcriptPath(ws.qwenHome, ws.cwd, SESSION))).records;
 const ledgerOf = (ws: { qwenHome: string; cwd: string }) =>
-  PromptLedger.forSession({ qwenHome: ws.qwenHome, cwd: ws.cwd, sessionId: SESSION }).read();
+  PromptLedger.forSession({
+    storage: jsonlSessionStorage(ws.qwenHome),
+    cwd: ws.cwd,
+    sessionId: SESSION,
+  }).read();
 const responsesOf = (records: readonly TranscriptRecord[]) =>
   records.flatMap((r) =>
     r.type === "tool_result" ? r.message.parts.map((p) => p.functionResponse?.response) : [],
@@ -407,7 +412,11 @@ describe("AgentSession.create over a session that was never saved", () => {
   it("closes the prompts a ledger left in flight without a transcript as lost", async () => {
     const ws = await workspace();
     server = await startFakeOpenAIServer([reply.text("hi")]);
-    const before = PromptLedger.forSession({ qwenHome: ws.qwenHome, cwd: ws.cwd, sessionId: SESSION });
+    const before = PromptLedger.forSession({
+      storage: jsonlSessionStorage(ws.qwenHome),
+      cwd: ws.cwd,
+      sessionId: SESSION,
+    });
     await before.begin("p0");
     await before.close();
     const session = await track(AgentSession.create(options(ws, server)));

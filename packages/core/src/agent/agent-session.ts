@@ -10,6 +10,7 @@ import {
 import { classifySessionTail } from "../history/session-recovery.js";
 import type { ModelProvider } from "../model/provider.js";
 import type { TurnInterruption } from "../protocol/methods.js";
+import type { SessionStorage } from "../storage/session-storage.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
@@ -19,8 +20,7 @@ import {
   type LedgerTerminalState,
   PromptLedger,
 } from "../transcript/ledger.js";
-import { transcriptPath } from "../transcript/paths.js";
-import { readTranscript } from "../transcript/reader.js";
+import { readSessionTranscript } from "../transcript/reader.js";
 import { type LedgerEntry, SESSION_CREATED_SUBTYPE, type TranscriptRecord } from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
 import { type AnsweredBatch, answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
@@ -40,8 +40,8 @@ export interface AgentSessionOptions {
   sessionId: string;
   /** Absolute workspace root. */
   cwd: string;
-  /** Storage root of transcripts (QWEN_HOME). */
-  qwenHome: string;
+  /** Where the transcript and prompt ledger are kept (openSessionStorage(QWEN_HOME) in production). */
+  storage: SessionStorage;
   provider: ModelProvider;
   config: Config;
   /** Tools offered to the model; ask_user_question only when the host can collect answers. */
@@ -151,7 +151,7 @@ export class AgentSession {
    * before anyone learns its id: another process can list, load and resume it even if it is never prompted.
    */
   static async create(opts: AgentSessionOptions): Promise<AgentSession> {
-    const location = { qwenHome: opts.qwenHome, cwd: opts.cwd, sessionId: opts.sessionId };
+    const location = { storage: opts.storage, cwd: opts.cwd, sessionId: opts.sessionId };
     if (await SessionTranscript.exists(location)) throw new SessionExistsError(opts.sessionId);
     const transcript = await SessionTranscript.open(transcriptOptions(opts));
     const created = await transcript.appendSystem(SESSION_CREATED_SUBTYPE, undefined, { durable: true });
@@ -170,7 +170,7 @@ export class AgentSession {
    * flight (their process died) are closed as interrupted / daemon_lost.
    */
   static async load(opts: AgentSessionLoadOptions): Promise<AgentSession> {
-    const { records } = await readTranscript(transcriptPath(opts.qwenHome, opts.cwd, opts.sessionId));
+    const { records } = await readSessionTranscript(opts);
     let history = historyFromRecords(records);
     const preserve =
       opts.suppressRestore !== true &&
@@ -434,7 +434,7 @@ function ledgerTerminal(
 
 function transcriptOptions(opts: AgentSessionOptions) {
   return {
-    qwenHome: opts.qwenHome,
+    storage: opts.storage,
     cwd: opts.cwd,
     sessionId: opts.sessionId,
     ...(opts.version === undefined ? {} : { version: opts.version }),

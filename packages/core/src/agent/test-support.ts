@@ -3,9 +3,9 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAICompatibleProvider } from "../model/openai-provider.js";
+import { chatsDir } from "../storage/jsonl/paths.js";
 import type { FakeOpenAIServer } from "../testing/index.js";
 import type { ConfirmationKind, Tool } from "../tools/tool.js";
-import { chatsDir } from "../transcript/paths.js";
 import type { AgentEvent, ConfirmationHandler } from "./contract.js";
 
 export interface TempWorkspace {

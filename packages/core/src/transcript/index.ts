@@ -1,11 +1,7 @@
-// Public API of the transcript store (PROTOCOL.md "Transcript on disk").
+// Public API of the transcript (PROTOCOL.md "Transcript on disk"), kept in a SessionStorage (storage/).
 export * from "./history.js";
-export { type JsonlDecoder, type JsonlReadResult, readJsonlFile } from "./jsonl-file.js";
 export * from "./ledger.js";
-export * from "./paths.js";
 export * from "./reader.js";
 export * from "./records.js";
-export * from "./session-id.js";
 export * from "./session-list.js";
 export * from "./session-transcript.js";
-export * from "./writer.js";

@@ -3,10 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
+import { ledgerPath } from "../storage/jsonl/paths.js";
+import { InvalidSessionIdError } from "../storage/session-id.js";
 import { DAEMON_LOST, openPromptIds, PromptLedger } from "./ledger.js";
-import { ledgerPath } from "./paths.js";
 import type { LedgerEntry } from "./records.js";
-import { InvalidSessionIdError } from "./session-id.js";
 
 let qwenHome: string;
 beforeEach(async () => {
@@ -16,7 +17,7 @@ afterEach(async () => {
   await rm(qwenHome, { recursive: true, force: true });
 });
 
-const location = () => ({ qwenHome, cwd: "/w", sessionId: "s-1" });
+const location = () => ({ storage: jsonlSessionStorage(qwenHome), cwd: "/w", sessionId: "s-1" });
 const clock = () => {
   let t = Date.UTC(2025, 0, 1);
   return () => {

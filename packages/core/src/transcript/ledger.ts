@@ -2,10 +2,12 @@
 // terminal entry when it ends. A prompt whose last entry is still `in_flight` was cut off by a crash; on
 // restart it is closed as `interrupted` (code "daemon_lost", or with `restoredBy` when a restore prompt took
 // over), so no prompt stays in flight forever (RESTORE-SPEC "Ledger closed").
-import { readJsonlFile } from "./jsonl-file.js";
-import { ledgerPath, type SessionLocation } from "./paths.js";
+import {
+  type SessionLocation,
+  type SessionLog,
+  SessionLogNotFoundError,
+} from "../storage/session-storage.js";
 import { LedgerEntry } from "./records.js";
-import { TranscriptWriter } from "./writer.js";
 
 export type LedgerState = LedgerEntry["state"];
 export type LedgerTerminalState = Exclude<LedgerState, "in_flight">;
@@ -18,19 +20,22 @@ export interface PromptLedgerOptions {
 }
 
 export class PromptLedger {
-  readonly path: string;
-  private readonly writer: TranscriptWriter;
+  private readonly log: SessionLog<LedgerEntry>;
   private readonly now: () => Date;
 
-  constructor(path: string, options: PromptLedgerOptions = {}) {
-    this.path = path;
-    this.writer = new TranscriptWriter(path);
+  constructor(log: SessionLog<LedgerEntry>, options: PromptLedgerOptions = {}) {
+    this.log = log;
     this.now = options.now ?? (() => new Date());
   }
 
-  /** The ledger beside a session's transcript (the session id is validated first). */
+  /** The ledger of a session, in its storage (the session id is validated first). */
   static forSession(location: SessionLocation, options: PromptLedgerOptions = {}): PromptLedger {
-    return new PromptLedger(ledgerPath(location.qwenHome, location.cwd, location.sessionId), options);
+    return new PromptLedger(location.storage.log(location, "ledger", decodeLedgerEntry), options);
+  }
+
+  /** Where the ledger is stored (a file path for JSONL storage). */
+  get path(): string {
+    return this.log.where;
   }
 
   /** Records that a prompt started; durable, so a crash during the prompt is detectable afterwards. */
@@ -50,9 +55,9 @@ export class PromptLedger {
   /** Every valid entry in file order; no ledger file means no entries. Torn and corrupt lines are skipped. */
   async read(): Promise<LedgerEntry[]> {
     try {
-      return (await readJsonlFile(this.path, decodeLedgerEntry)).items;
+      return (await this.log.read()).items;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if (error instanceof SessionLogNotFoundError) return [];
       throw error;
     }
   }
@@ -77,7 +82,7 @@ export class PromptLedger {
   }
 
   close(): Promise<void> {
-    return this.writer.close();
+    return this.log.close();
   }
 
   private async write(entry: LedgerEntry): Promise<LedgerEntry> {
@@ -85,7 +90,7 @@ export class PromptLedger {
     if (!checked.success || entry.promptId === "") {
       throw new Error("Invalid prompt ledger entry", { cause: checked.error });
     }
-    await this.writer.append(entry, { durable: true });
+    await this.log.append(entry, { durable: true });
     return entry;
   }
 }
@@ -97,7 +102,7 @@ export function openPromptIds(entries: readonly LedgerEntry[]): string[] {
   return [...last].filter(([, state]) => state === "in_flight").map(([id]) => id);
 }
 
-function decodeLedgerEntry(value: unknown): LedgerEntry | undefined {
+export function decodeLedgerEntry(value: unknown): LedgerEntry | undefined {
   return LedgerEntry.safeParse(value).success ? (value as LedgerEntry) : undefined;
 }
 

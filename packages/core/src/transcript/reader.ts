@@ -1,6 +1,14 @@
-// Loading a transcript: stream the file, ignore a torn last line, count and skip corrupt lines, never fail on
-// content. Only a missing file is an error (TranscriptNotFoundError); other I/O errors propagate unchanged.
-import { forEachLine, JsonlAccumulator, readJsonlTail } from "./jsonl-file.js";
+// Loading a transcript: ignore a torn last record, count and skip corrupt ones, never fail on content. Only a
+// missing transcript is an error (TranscriptNotFoundError); other I/O errors propagate unchanged. Read from
+// a SessionStorage (readSessionTranscript), or straight from a JSONL file (readTranscript, for tools and
+// tests that look at the files).
+import { forEachLine, JsonlAccumulator, readJsonlTail } from "../storage/jsonl/jsonl-file.js";
+import {
+  type LogRead,
+  type SessionLocation,
+  type SessionLog,
+  SessionLogNotFoundError,
+} from "../storage/session-storage.js";
 import { TranscriptRecord } from "./records.js";
 
 export interface TranscriptReadResult {
@@ -26,7 +34,40 @@ export function decodeTranscriptRecord(value: unknown): TranscriptRecord | undef
   return TranscriptRecord.safeParse(value).success ? (value as TranscriptRecord) : undefined;
 }
 
-/** Reads every record of a transcript in file order. */
+/** The session's transcript log in its storage (the session id is validated first). */
+export function transcriptLog(location: SessionLocation): SessionLog<TranscriptRecord> {
+  return location.storage.log(location, "transcript", decodeTranscriptRecord);
+}
+
+/** Every record of a session's transcript, in order. */
+export function readSessionTranscript(location: SessionLocation): Promise<TranscriptReadResult> {
+  const log = transcriptLog(location);
+  return logNotFoundAsTyped(() => log.read());
+}
+
+/** The last `n` valid records of a session's transcript, in order (see readTranscriptTail). */
+export function readSessionTranscriptTail(
+  location: SessionLocation,
+  n: number,
+): Promise<TranscriptReadResult> {
+  const log = transcriptLog(location);
+  return logNotFoundAsTyped(() => log.readTail(n));
+}
+
+async function logNotFoundAsTyped(
+  read: () => Promise<LogRead<TranscriptRecord>>,
+): Promise<TranscriptReadResult> {
+  try {
+    const { items, corruptLines, tornTail } = await read();
+    return { records: items, corruptLines, tornTail };
+  } catch (error) {
+    if (error instanceof SessionLogNotFoundError)
+      throw new TranscriptNotFoundError(error.where, { cause: error });
+    throw error;
+  }
+}
+
+/** Reads every record of a transcript file in file order. */
 export async function readTranscript(path: string): Promise<TranscriptReadResult> {
   const acc = new JsonlAccumulator(decodeTranscriptRecord);
   await notFoundAsTyped(path, () =>

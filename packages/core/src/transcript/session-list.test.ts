@@ -3,10 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
+import { chatsDir, sessionIdOfFileName } from "../storage/jsonl/paths.js";
 import { PromptLedger } from "./ledger.js";
-import { chatsDir } from "./paths.js";
 import type { TranscriptRecord } from "./records.js";
-import { displayNameOf, listPersistedSessions, sessionIdOfFileName } from "./session-list.js";
+import { displayNameOf, listPersistedSessions } from "./session-list.js";
 import { SessionTranscript } from "./session-transcript.js";
 
 let qwenHome: string;
@@ -22,7 +23,7 @@ const cwd = "/work/project";
 async function session(sessionId: string, start: number, write: (t: SessionTranscript) => Promise<unknown>) {
   let t = start;
   const transcript = await SessionTranscript.open({
-    qwenHome,
+    storage: jsonlSessionStorage(qwenHome),
     cwd,
     sessionId,
     now: () => {
@@ -37,7 +38,7 @@ async function session(sessionId: string, start: number, write: (t: SessionTrans
 
 describe("listPersistedSessions", () => {
   it("is empty when the project has no chats directory", async () => {
-    expect(await listPersistedSessions(qwenHome, cwd)).toEqual([]);
+    expect(await listPersistedSessions(jsonlSessionStorage(qwenHome), cwd)).toEqual([]);
   });
 
   it("lists valid transcripts, most recently updated first, with creation time and display name", async () => {
@@ -53,7 +54,11 @@ describe("listPersistedSessions", () => {
       t.appendUser({ role: "user", parts: [{ text: long }] }),
     );
     const silent = await session("silent", day, (t) => t.appendSystem("session_meta"));
-    const ledger = PromptLedger.forSession({ qwenHome, cwd, sessionId: "newer" });
+    const ledger = PromptLedger.forSession({
+      storage: jsonlSessionStorage(qwenHome),
+      cwd,
+      sessionId: "newer",
+    });
     await ledger.begin("p1");
     await ledger.close();
     const dir = chatsDir(qwenHome, cwd);
@@ -67,7 +72,7 @@ describe("listPersistedSessions", () => {
     utimesSync(silent, new Date("2025-01-15T00:00:00Z"), new Date("2025-01-15T00:00:00Z"));
     utimesSync(join(dir, "empty.jsonl"), new Date("2025-01-10T00:00:00Z"), new Date("2025-01-10T00:00:00Z"));
 
-    expect(await listPersistedSessions(qwenHome, cwd)).toEqual([
+    expect(await listPersistedSessions(jsonlSessionStorage(qwenHome), cwd)).toEqual([
       {
         sessionId: "newer",
         createdAt: "2025-01-02T00:00:01.000Z",
@@ -99,7 +104,7 @@ describe("listPersistedSessions", () => {
       message: { role: "user", parts: [{ text: "hello" }] },
     };
     writeFileSync(join(dir, "s.jsonl"), `not json\n${JSON.stringify(record)}\n{"torn`);
-    const [listed] = await listPersistedSessions(qwenHome, cwd);
+    const [listed] = await listPersistedSessions(jsonlSessionStorage(qwenHome), cwd);
     expect(listed).toMatchObject({
       sessionId: "s",
       createdAt: "2025-05-05T00:00:00.000Z",

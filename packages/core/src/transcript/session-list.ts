@@ -1,19 +1,18 @@
-// The sessions persisted for a project, from its chats directory. Each transcript is read only up to its
+// The sessions persisted for a project, from its storage. Each transcript is read only up to its
 // first user message (for the display name), so listing stays cheap however long the sessions are.
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { forEachLine, JsonlAccumulator } from "./jsonl-file.js";
-import { ANSWERS_SUFFIX, chatsDir, LEDGER_SUFFIX, PROMPTS_SUFFIX, TRANSCRIPT_SUFFIX } from "./paths.js";
-import { decodeTranscriptRecord } from "./reader.js";
+import {
+  SessionLogNotFoundError,
+  type SessionStorage,
+  type StoredSession,
+} from "../storage/session-storage.js";
+import { transcriptLog } from "./reader.js";
 import type { TranscriptRecord } from "./records.js";
-import { isValidSessionId } from "./session-id.js";
 
 export interface PersistedSession {
   sessionId: string;
-  /** Timestamp of the first valid record; the file's mtime when it has none. */
+  /** Timestamp of the first valid record; updatedAt when it has none. */
   createdAt: string;
-  /** The transcript file's mtime (ISO). */
+  /** When the transcript was last written (ISO; the file's mtime for JSONL). */
   updatedAt: string;
   /** The first user text, whitespace collapsed, cut to 80 characters. */
   displayName?: string;
@@ -22,38 +21,19 @@ export interface PersistedSession {
 export const DISPLAY_NAME_MAX_CHARS = 80;
 
 /**
- * Sessions with a transcript in the project's chats directory, most recently updated first. Ledger files, answer journals and
- * files whose names are not valid session ids are ignored; a missing directory means no sessions.
+ * Sessions with a transcript in the project's storage, most recently updated first. Ledgers, journals and
+ * files whose names are not valid session ids are not sessions; an unknown project has none.
  */
-export async function listPersistedSessions(qwenHome: string, cwd: string): Promise<PersistedSession[]> {
-  const dir = chatsDir(qwenHome, cwd);
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
+export async function listPersistedSessions(
+  storage: SessionStorage,
+  cwd: string,
+): Promise<PersistedSession[]> {
   const sessions: PersistedSession[] = [];
-  for (const entry of entries) {
-    const sessionId = sessionIdOfFileName(entry.name);
-    if (sessionId === undefined || !entry.isFile()) continue;
-    const session = await describeSession(join(dir, entry.name), sessionId);
+  for (const stored of await storage.listSessions(cwd)) {
+    const session = await describeSession(storage, cwd, stored);
     if (session) sessions.push(session);
   }
   return sessions.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
-}
-
-/** The session id a transcript file name stands for, or undefined for ledgers, journals and foreign files. */
-export function sessionIdOfFileName(name: string): string | undefined {
-  if (
-    !name.endsWith(TRANSCRIPT_SUFFIX) ||
-    [LEDGER_SUFFIX, ANSWERS_SUFFIX, PROMPTS_SUFFIX].some((x) => name.endsWith(x))
-  ) {
-    return undefined;
-  }
-  const id = name.slice(0, -TRANSCRIPT_SUFFIX.length);
-  return isValidSessionId(id) ? id : undefined;
 }
 
 /** First user text, whitespace collapsed, cut to `max` characters (code points) ending in "…" when cut. */
@@ -69,33 +49,28 @@ export function displayNameOf(record: TranscriptRecord, max = DISPLAY_NAME_MAX_C
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
 
-async function describeSession(path: string, sessionId: string): Promise<PersistedSession | undefined> {
+async function describeSession(
+  storage: SessionStorage,
+  cwd: string,
+  { sessionId, updatedAt }: StoredSession,
+): Promise<PersistedSession | undefined> {
   let createdAt: string | undefined;
   let displayName: string | undefined;
-  const acc = new JsonlAccumulator(decodeTranscriptRecord);
   try {
-    const { mtime } = await stat(path);
-    await forEachLine(
-      path,
-      (line, terminated) => {
-        const record = acc.add(line, terminated);
-        if (!record) return undefined;
-        createdAt ??= record.timestamp;
-        displayName = displayNameOf(record);
-        return displayName === undefined;
-      },
-      64 * 1024,
-    );
-    const updatedAt = mtime.toISOString();
-    return {
-      sessionId,
-      createdAt: createdAt ?? updatedAt,
-      updatedAt,
-      ...(displayName ? { displayName } : {}),
-    };
+    await transcriptLog({ storage, cwd, sessionId }).scan((record) => {
+      createdAt ??= record.timestamp;
+      displayName = displayNameOf(record);
+      return displayName === undefined;
+    });
   } catch (error) {
-    // Deleted between readdir and now: it is simply no longer a session.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    // Deleted since it was listed: it is simply no longer a session.
+    if (error instanceof SessionLogNotFoundError) return undefined;
     throw error;
   }
+  return {
+    sessionId,
+    createdAt: createdAt ?? updatedAt,
+    updatedAt,
+    ...(displayName ? { displayName } : {}),
+  };
 }

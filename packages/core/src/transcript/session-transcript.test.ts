@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Content } from "../content.js";
+import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
+import { chatsDir, transcriptPath } from "../storage/jsonl/paths.js";
+import { InvalidSessionIdError } from "../storage/session-id.js";
 import { historyFromRecords } from "./history.js";
-import { chatsDir, transcriptPath } from "./paths.js";
 import { readTranscript } from "./reader.js";
-import { InvalidSessionIdError } from "./session-id.js";
 import { SessionTranscript, type SessionTranscriptOptions } from "./session-transcript.js";
 
 let qwenHome: string;
@@ -25,7 +26,7 @@ function options(extra: Partial<SessionTranscriptOptions> = {}): SessionTranscri
   let n = 0;
   let t = Date.UTC(2025, 0, 1);
   return {
-    qwenHome,
+    storage: jsonlSessionStorage(qwenHome),
     cwd,
     sessionId,
     version: "1.2.3",
@@ -94,7 +95,11 @@ describe("SessionTranscript", () => {
   });
 
   it("defaults to random uuids, the wall clock and an unknown version", async () => {
-    const transcript = await SessionTranscript.open({ qwenHome, cwd, sessionId });
+    const transcript = await SessionTranscript.open({
+      storage: jsonlSessionStorage(qwenHome),
+      cwd,
+      sessionId,
+    });
     const before = Date.now();
     const record = await transcript.appendUser(userText("a"));
     await transcript.close();
@@ -176,7 +181,9 @@ describe("SessionTranscript", () => {
       transcript.appendUser({ role: "user", parts: "nope" } as unknown as Content),
     ).rejects.toThrow(/Invalid user transcript record/);
     expect(transcript.lastRecordUuid).toBeNull();
-    expect(await SessionTranscript.exists({ qwenHome, cwd, sessionId })).toBe(false);
+    expect(await SessionTranscript.exists({ storage: jsonlSessionStorage(qwenHome), cwd, sessionId })).toBe(
+      false,
+    );
     await transcript.close();
   });
 
@@ -198,19 +205,25 @@ describe("SessionTranscript", () => {
       await expect(SessionTranscript.open(options({ sessionId: bad }))).rejects.toBeInstanceOf(
         InvalidSessionIdError,
       );
-      await expect(SessionTranscript.exists({ qwenHome, cwd, sessionId: bad })).rejects.toBeInstanceOf(
-        InvalidSessionIdError,
-      );
+      await expect(
+        SessionTranscript.exists({ storage: jsonlSessionStorage(qwenHome), cwd, sessionId: bad }),
+      ).rejects.toBeInstanceOf(InvalidSessionIdError);
     }
   });
 
   it("tells whether a session has a transcript", async () => {
-    expect(await SessionTranscript.exists({ qwenHome, cwd, sessionId })).toBe(false);
+    expect(await SessionTranscript.exists({ storage: jsonlSessionStorage(qwenHome), cwd, sessionId })).toBe(
+      false,
+    );
     const transcript = await SessionTranscript.open(options());
-    expect(await SessionTranscript.exists({ qwenHome, cwd, sessionId })).toBe(false);
+    expect(await SessionTranscript.exists({ storage: jsonlSessionStorage(qwenHome), cwd, sessionId })).toBe(
+      false,
+    );
     await transcript.appendSystem("session_meta");
     await transcript.close();
-    expect(await SessionTranscript.exists({ qwenHome, cwd, sessionId })).toBe(true);
+    expect(await SessionTranscript.exists({ storage: jsonlSessionStorage(qwenHome), cwd, sessionId })).toBe(
+      true,
+    );
   });
 
   it("round-trips into API history, leaving a killed question dangling", async () => {

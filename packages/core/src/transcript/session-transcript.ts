@@ -3,11 +3,15 @@
 // before the question is shown, RESTORE-SPEC "Durable before shown") and tool results are durable; system
 // records are bookkeeping and may be lost in a crash.
 import { randomUUID } from "node:crypto";
-import { access } from "node:fs/promises";
 import type { z } from "zod";
 import type { Content } from "../content.js";
-import { type SessionLocation, transcriptPath } from "./paths.js";
-import { readTranscriptTail, TranscriptNotFoundError } from "./reader.js";
+import { assertValidSessionId } from "../storage/session-id.js";
+import {
+  type SessionLocation,
+  type SessionLog,
+  SessionLogNotFoundError,
+} from "../storage/session-storage.js";
+import { transcriptLog } from "./reader.js";
 import {
   AssistantRecord,
   SystemRecord,
@@ -16,8 +20,6 @@ import {
   type TranscriptRecord,
   UserRecord,
 } from "./records.js";
-import { assertValidSessionId } from "./session-id.js";
-import { TranscriptWriter } from "./writer.js";
 
 export interface SessionTranscriptOptions extends SessionLocation {
   /** Written in every record: the version of the program writing it. */
@@ -30,23 +32,25 @@ export interface SessionTranscriptOptions extends SessionLocation {
 export const UNKNOWN_TRANSCRIPT_VERSION = "unknown";
 
 export class SessionTranscript {
-  readonly path: string;
   readonly sessionId: string;
   readonly cwd: string;
   readonly version: string;
-  private readonly writer: TranscriptWriter;
+  private readonly log: SessionLog<TranscriptRecord>;
   private readonly now: () => Date;
   private readonly newUuid: () => string;
   private lastUuid: string | null;
 
-  private constructor(options: SessionTranscriptOptions, path: string, lastUuid: string | null) {
-    this.path = path;
+  private constructor(
+    options: SessionTranscriptOptions,
+    log: SessionLog<TranscriptRecord>,
+    lastUuid: string | null,
+  ) {
     this.sessionId = options.sessionId;
     this.cwd = options.cwd;
     this.version = options.version ?? UNKNOWN_TRANSCRIPT_VERSION;
     this.now = options.now ?? (() => new Date());
     this.newUuid = options.newUuid ?? randomUUID;
-    this.writer = new TranscriptWriter(path);
+    this.log = log;
     this.lastUuid = lastUuid;
   }
 
@@ -56,26 +60,24 @@ export class SessionTranscript {
    */
   static async open(options: SessionTranscriptOptions): Promise<SessionTranscript> {
     assertValidSessionId(options.sessionId);
-    const path = transcriptPath(options.qwenHome, options.cwd, options.sessionId);
+    const log = transcriptLog(options);
     let lastUuid: string | null = null;
     try {
-      lastUuid = (await readTranscriptTail(path, 1)).records.at(-1)?.uuid ?? null;
+      lastUuid = (await log.readTail(1)).items.at(-1)?.uuid ?? null;
     } catch (error) {
-      if (!(error instanceof TranscriptNotFoundError)) throw error;
+      if (!(error instanceof SessionLogNotFoundError)) throw error;
     }
-    return new SessionTranscript(options, path, lastUuid);
+    return new SessionTranscript(options, log, lastUuid);
   }
 
-  /** Whether the session has a transcript file. */
+  /** Whether the session has a transcript. */
   static async exists(location: SessionLocation): Promise<boolean> {
-    const path = transcriptPath(location.qwenHome, location.cwd, location.sessionId);
-    try {
-      await access(path);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-      throw error;
-    }
+    return transcriptLog(location).exists();
+  }
+
+  /** Where the transcript is stored (a file path for JSONL storage). */
+  get path(): string {
+    return this.log.where;
   }
 
   /** The uuid the next record will name as its parent (null before the first record). */
@@ -134,7 +136,7 @@ export class SessionTranscript {
 
   /** Waits for pending appends and closes the file. Idempotent. */
   close(): Promise<void> {
-    return this.writer.close();
+    return this.log.close();
   }
 
   private base() {
@@ -169,7 +171,7 @@ export class SessionTranscript {
     // Chained at call time, so concurrent appends chain in the same order the writer writes them.
     this.lastUuid = record.uuid;
     try {
-      await this.writer.append(record, { durable });
+      await this.log.append(record, { durable });
     } catch (error) {
       // Not on disk: the next record must not name it as parent (unless another was chained on it already).
       if (this.lastUuid === record.uuid) this.lastUuid = record.parentUuid;

@@ -3,16 +3,7 @@
 //   + .answers.jsonl and .prompts.jsonl written by the daemon)
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { assertValidSessionId } from "./session-id.js";
-
-/** Where one session's files live. */
-export interface SessionLocation {
-  /** The storage root (`resolveQwenHome()`), injected so tests use a temp dir. */
-  qwenHome: string;
-  /** The project working directory (absolute). */
-  cwd: string;
-  sessionId: string;
-}
+import { assertValidSessionId, isValidSessionId } from "../session-id.js";
 
 /** `$QWEN_HOME` when set and non-empty (made absolute), else `~/.qwen`. */
 export function resolveQwenHome(env: NodeJS.ProcessEnv = process.env, home: () => string = homedir): string {
@@ -62,7 +53,19 @@ export function promptsPath(qwenHome: string, cwd: string, sessionId: string): s
   return join(chatsDir(qwenHome, cwd), `${sessionId}${PROMPTS_SUFFIX}`);
 }
 
-/** File-name suffixes, shared with the session listing so it skips exactly what this module names. */
+/** The session id a transcript file name stands for, or undefined for ledgers, journals and foreign files. */
+export function sessionIdOfFileName(name: string): string | undefined {
+  if (
+    !name.endsWith(TRANSCRIPT_SUFFIX) ||
+    [LEDGER_SUFFIX, ANSWERS_SUFFIX, PROMPTS_SUFFIX].some((x) => name.endsWith(x))
+  ) {
+    return undefined;
+  }
+  const id = name.slice(0, -TRANSCRIPT_SUFFIX.length);
+  return isValidSessionId(id) ? id : undefined;
+}
+
+/** File-name suffixes: a session's logs share its id and differ by suffix. */
 export const TRANSCRIPT_SUFFIX = ".jsonl";
 export const LEDGER_SUFFIX = ".ledger.jsonl";
 export const ANSWERS_SUFFIX = ".answers.jsonl";

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { InvalidSessionIdError } from "../session-id.js";
 import {
   answersPath,
   chatsDir,
@@ -9,7 +10,6 @@ import {
   resolveQwenHome,
   transcriptPath,
 } from "./paths.js";
-import { InvalidSessionIdError } from "./session-id.js";
 
 describe("transcript paths", () => {
   it("uses $QWEN_HOME when set, made absolute", () => {

@@ -17,6 +17,10 @@ export interface TranscriptWriterOptions {
   fileMode?: number;
   /** Mode of newly created directories (default 0o700). */
   dirMode?: number;
+  /** The first write waits for this (a replacement of the file still being written); its failure is ignored. */
+  after?: Promise<unknown>;
+  /** Called after each fsync a durable append made, before the append resolves (tests observe durability). */
+  onSync?: (path: string) => void;
 }
 
 const NEWLINE = 0x0a;
@@ -25,9 +29,10 @@ export class TranscriptWriter {
   readonly path: string;
   private readonly fileMode: number;
   private readonly dirMode: number;
+  private readonly onSync: ((path: string) => void) | undefined;
   private handle: FileHandle | undefined;
   /** Orders writes; never rejects (each append's own promise carries its error to its caller). */
-  private tail: Promise<void> = Promise.resolve();
+  private tail: Promise<void>;
   /**
    * Set when the file may not end in a newline: an existing file with a torn last line, or a write of ours
    * that failed part way. The next record then starts with "\n" so it lands on a line of its own and the
@@ -40,6 +45,11 @@ export class TranscriptWriter {
     this.path = path;
     this.fileMode = options.fileMode ?? 0o600;
     this.dirMode = options.dirMode ?? 0o700;
+    this.onSync = options.onSync;
+    this.tail = (options.after ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /**
@@ -89,7 +99,10 @@ export class TranscriptWriter {
     }
     this.needsLeadingNewline = false;
     // fdatasync flushes the data and the file size (what a reader needs), skipping mtime-only metadata.
-    if (durable) await handle.datasync();
+    if (durable) {
+      await handle.datasync();
+      this.onSync?.(this.path);
+    }
   }
 
   private async openFile(): Promise<FileHandle> {

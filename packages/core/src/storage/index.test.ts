@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import * as storage from "./index.js";
+
+describe("storage public API", () => {
+  it("exports exactly these names", () => {
+    expect(Object.keys(storage).sort()).toEqual(
+      [
+        "ANSWERS_SUFFIX",
+        "InvalidSessionIdError",
+        "LEDGER_SUFFIX",
+        "PROMPTS_SUFFIX",
+        "SessionLogNotFoundError",
+        "TRANSCRIPT_SUFFIX",
+        "TranscriptWriter",
+        "answersPath",
+        "assertValidSessionId",
+        "chatsDir",
+        "isValidSessionId",
+        "jsonlSessionStorage",
+        "ledgerPath",
+        "openSessionStorage",
+        "projectDirName",
+        "promptsPath",
+        "readJsonlFile",
+        "resolveQwenHome",
+        "sessionIdOfFileName",
+        "transcriptPath",
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,8 @@
+// Public API of session storage: the interface every backend implements, the JSONL backend and its layout.
+export { type JsonlDecoder, type JsonlReadResult, readJsonlFile } from "./jsonl/jsonl-file.js";
+export { type JsonlStorageOptions, jsonlSessionStorage } from "./jsonl/jsonl-storage.js";
+export * from "./jsonl/paths.js";
+export * from "./jsonl/writer.js";
+export { openSessionStorage } from "./open-storage.js";
+export * from "./session-id.js";
+export * from "./session-storage.js";
