@@ -1,7 +1,7 @@
 // Production wiring of core for this child: the model provider from env/settings (QWEN_HOME), one Config
-// and tool registry per session (a suppressed restore changes only that session's Config), transcripts
-// under QWEN_HOME. This is the only file that constructs core objects.
-import { access } from "node:fs/promises";
+// and tool registry per session (a suppressed restore changes only that session's Config), transcripts and
+// ledgers in the session storage under QWEN_HOME (core's openSessionStorage, the daemon reads the same). This
+// is the only file that constructs core objects.
 import type { SessionInfo } from "@agentclientprotocol/sdk";
 import {
   AgentSession,
@@ -14,13 +14,15 @@ import {
   listPersistedSessions,
   McpManager,
   type ModelProvider,
-  readTranscript,
+  openSessionStorage,
+  readSessionTranscript,
   resolveModelConfig,
   resolveQwenHome,
+  type SessionStorage,
+  SessionTranscript,
   ToolRegistry,
   TranscriptNotFoundError,
   type TranscriptRecord,
-  transcriptPath,
 } from "@qwen-daemon/core";
 import type { Logger } from "./logger.js";
 import { toMcpServerConfigs } from "./mcp-servers.js";
@@ -34,10 +36,19 @@ export interface CoreRuntimeOptions {
   log: Logger;
   /** Replaces the provider resolved from env/settings. */
   provider?: ModelProvider;
+  /** Replaces the session storage under QWEN_HOME. */
+  storage?: SessionStorage;
 }
 
-export function createCoreRuntime({ env, options, log, provider: given }: CoreRuntimeOptions): AgentRuntime {
+export function createCoreRuntime({
+  env,
+  options,
+  log,
+  provider: given,
+  storage: givenStorage,
+}: CoreRuntimeOptions): AgentRuntime {
   const qwenHome = resolveQwenHome(env as NodeJS.ProcessEnv);
+  const storage = givenStorage ?? openSessionStorage(qwenHome);
   const provider =
     given ??
     createModelProvider(resolveModelConfig({ env, qwenHome }), {
@@ -59,7 +70,7 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
     const sessionOptions: AgentSessionOptions = {
       sessionId: args.sessionId,
       cwd: args.cwd,
-      qwenHome,
+      storage,
       provider,
       config,
       tools,
@@ -94,29 +105,21 @@ export function createCoreRuntime({ env, options, log, provider: given }: CoreRu
   };
 
   return {
-    qwenHome,
+    storage,
     createSession: (args) => open(args),
     loadSession: (args) =>
       open(args, { suppressRestore: args.suppressRestore, givenAnswers: args.givenAnswers }),
-    async sessionExists(cwd, sessionId) {
-      try {
-        await access(transcriptPath(qwenHome, cwd, sessionId));
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-        throw error;
-      }
-    },
+    sessionExists: (cwd, sessionId) => SessionTranscript.exists({ storage, cwd, sessionId }),
     async readRecords(cwd, sessionId): Promise<TranscriptRecord[] | undefined> {
       try {
-        return (await readTranscript(transcriptPath(qwenHome, cwd, sessionId))).records;
+        return (await readSessionTranscript({ storage, cwd, sessionId })).records;
       } catch (error) {
         if (error instanceof TranscriptNotFoundError) return undefined;
         throw error;
       }
     },
     async listSessions(cwd): Promise<SessionInfo[]> {
-      const persisted = await listPersistedSessions(qwenHome, cwd);
+      const persisted = await listPersistedSessions(storage, cwd);
       return persisted.map((s) => ({
         sessionId: s.sessionId,
         cwd,

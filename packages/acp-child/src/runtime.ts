@@ -10,6 +10,7 @@ import type {
   CommandRunner,
   ConfirmationHandler,
   GivenAnswer,
+  SessionStorage,
   SessionToolContext,
   ToolCallDescription,
   ToolFileSystem,
@@ -52,7 +53,8 @@ export interface RuntimeSession {
 }
 
 export interface AgentRuntime {
-  readonly qwenHome: string;
+  /** Where the sessions' transcripts and ledgers are kept. */
+  readonly storage: SessionStorage;
   createSession(args: OpenSessionArgs): Promise<RuntimeSession>;
   /**
    * `suppressRestore`: fully repair the history even when the restore switch is on (RESTORE-SPEC step 1).

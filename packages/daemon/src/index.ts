@@ -1,6 +1,6 @@
 // Public API of @qwen-daemon/daemon.
 
-export { type AnswerJournal, fileAnswerJournal, memoryAnswerJournal } from "./answers/answer-journal.js";
+export { type AnswerJournal, memoryAnswerJournal, storedAnswerJournal } from "./answers/answer-journal.js";
 export { type AppDeps, createApp } from "./app.js";
 export type { ChannelFactory, ChannelSpec, ChildChannel, ChildExit } from "./bridge/channel.js";
 export { DEFAULT_AGENT_PACKAGE, defaultChildCommand } from "./bridge/default-child-command.js";
@@ -31,7 +31,7 @@ export {
 export { PermissionPolicy } from "./permission/policy.js";
 export { coreSessionStore } from "./persisted/core-session-store.js";
 export { emptySessionStore, type SessionStore } from "./persisted/session-store.js";
-export { filePromptJournal, memoryPromptJournal, type PromptJournal } from "./prompts/prompt-journal.js";
+export { memoryPromptJournal, type PromptJournal, storedPromptJournal } from "./prompts/prompt-journal.js";
 export { type DaemonInternals, type RunningDaemon, startDaemon } from "./server.js";
 export { Sessions, type SessionsOptions } from "./sessions/sessions.js";
 export { webClientRoot } from "./web-client.js";

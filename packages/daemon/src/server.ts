@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { getRequestListener } from "@hono/node-server";
-import { type AnswerJournal, fileAnswerJournal } from "./answers/answer-journal.js";
+import { openSessionStorage, type SessionStorage } from "@qwen-daemon/core";
+import { type AnswerJournal, storedAnswerJournal } from "./answers/answer-journal.js";
 import { createApp } from "./app.js";
 import { type EarlyServer, listenEarly } from "./boot/early-server.js";
 import type { ChannelFactory } from "./bridge/channel.js";
@@ -23,7 +24,7 @@ import { type NotifyOutbox, notifierFromOptions } from "./notify/index.js";
 import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
-import { filePromptJournal, type PromptJournal } from "./prompts/prompt-journal.js";
+import { type PromptJournal, storedPromptJournal } from "./prompts/prompt-journal.js";
 import { Sessions } from "./sessions/sessions.js";
 
 export type RunningDaemon = {
@@ -57,10 +58,16 @@ export type DaemonInternals = {
    */
   prespawnedChild?: PrespawnedChannel;
   channelFactory?: ChannelFactory;
+  /**
+   * Where the journals are kept and the children's transcripts and ledgers are read (default: core's
+   * openSessionStorage(qwenHome), the storage the children open too).
+   */
+  storage?: SessionStorage;
+  /** Default: the transcripts and ledgers in `storage`. */
   store?: SessionStore;
-  /** Default: the journal files beside the transcripts under `qwenHome`. */
+  /** Default: the answer journals in `storage`. */
   answerJournal?: AnswerJournal;
-  /** Default: the prompt journal files beside the transcripts under `qwenHome`. */
+  /** Default: the prompt journals in `storage`. */
   promptJournal?: PromptJournal;
   clock?: Clock;
   /** Where undelivered notifications are kept (default: `$QWEN_HOME/notify/outbox.jsonl`). */
@@ -115,6 +122,7 @@ async function configureDaemon(
     linkBase: () => options.publicUrl ?? listeningUrl,
     outbox: internals.notifyOutbox,
   });
+  const storage = internals.storage ?? openSessionStorage(options.qwenHome);
   const sessions = new Sessions({
     workspace: options.workspace,
     restoreAskUserQuestion: options.restoreAskUserQuestion,
@@ -130,9 +138,9 @@ async function configureDaemon(
       timeoutMs: options.permissionResponseTimeoutMs,
     },
     channelFactory: channelFactoryFor(options, internals),
-    store: internals.store ?? coreSessionStore(options.qwenHome),
-    answerJournal: internals.answerJournal ?? fileAnswerJournal(options.qwenHome),
-    promptJournal: internals.promptJournal ?? filePromptJournal(options.qwenHome),
+    store: internals.store ?? coreSessionStore(storage),
+    answerJournal: internals.answerJournal ?? storedAnswerJournal(storage),
+    promptJournal: internals.promptJournal ?? storedPromptJournal(storage),
     clock,
     log,
     ...(token !== undefined ? { secrets: [token] } : {}),

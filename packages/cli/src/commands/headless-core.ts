@@ -6,6 +6,7 @@ export {
   Config,
   createBuiltinTools,
   createModelProvider,
+  openSessionStorage,
   resolveModelConfig,
   resolveQwenHome,
   ToolRegistry,

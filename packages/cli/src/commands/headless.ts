@@ -25,7 +25,7 @@ export async function runHeadless(
   const session = await core.AgentSession.create({
     sessionId: randomUUID(),
     cwd: opts.cwd,
-    qwenHome,
+    storage: core.openSessionStorage(qwenHome),
     provider,
     config,
     tools,

@@ -32,3 +32,8 @@ export {
   type ModuleGraph,
   moduleGraph,
 } from "./module-graph.js";
+export {
+  type ContractTestApi,
+  describeSessionStorageContract,
+  type StorageUnderTest,
+} from "./storage-contract.js";

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { answersPath, listPersistedSessions, transcriptPath } from "@qwen-daemon/core";
+import { answersPath, jsonlSessionStorage, listPersistedSessions, transcriptPath } from "@qwen-daemon/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { fileAnswerJournal, memoryAnswerJournal } from "./answer-journal.js";
+import { memoryAnswerJournal, storedAnswerJournal } from "./answer-journal.js";
 import type { AnswerEntry } from "./answer-record.js";
 
 const cwd = "/work/project";
@@ -31,10 +31,10 @@ function answer(overrides: Partial<AnswerEntry> = {}): AnswerEntry {
   };
 }
 
-describe("fileAnswerJournal", () => {
+describe("storedAnswerJournal", () => {
   it("appends one line per entry beside the transcript, private (0600), and reads them back", async () => {
     const root = home();
-    const journal = fileAnswerJournal(root);
+    const journal = storedAnswerJournal(jsonlSessionStorage(root));
     await journal.append(cwd, answer());
     await journal.append(
       cwd,
@@ -52,7 +52,7 @@ describe("fileAnswerJournal", () => {
 
   it("reads no journal as empty, and keeps sessions apart", async () => {
     const root = home();
-    const journal = fileAnswerJournal(root);
+    const journal = storedAnswerJournal(jsonlSessionStorage(root));
     expect((await journal.read(cwd, "s-1")).entries).toEqual([]);
     await journal.append(cwd, answer({ sessionId: "s-2" }));
     expect((await journal.read(cwd, "s-1")).entries).toEqual([]);
@@ -64,7 +64,7 @@ describe("fileAnswerJournal", () => {
     const path = answersPath(root, cwd, "s-1");
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(answer())}\n{"v":1,"type":"answ`);
-    const journal = fileAnswerJournal(root);
+    const journal = storedAnswerJournal(jsonlSessionStorage(root));
     expect(await journal.read(cwd, "s-1")).toEqual({ entries: [answer()], corruptLines: 0, tornTail: true });
     await journal.append(cwd, answer({ requestId: "r2" }));
     expect((await journal.read(cwd, "s-1")).entries).toEqual([answer(), answer({ requestId: "r2" })]);
@@ -72,7 +72,7 @@ describe("fileAnswerJournal", () => {
 
   it("concurrent appends to one file each land on a whole line", async () => {
     const root = home();
-    const journal = fileAnswerJournal(root);
+    const journal = storedAnswerJournal(jsonlSessionStorage(root));
     await Promise.all(
       Array.from({ length: 20 }, (_, i) => journal.append(cwd, answer({ requestId: `r${i}` }))),
     );
@@ -82,7 +82,7 @@ describe("fileAnswerJournal", () => {
 
   it("refuses invalid session ids and entries before touching disk; reads them as empty", async () => {
     const root = home();
-    const journal = fileAnswerJournal(root);
+    const journal = storedAnswerJournal(jsonlSessionStorage(root));
     for (const sessionId of ["../escape", "a/b", "..", "x.ledger", "x.answers"]) {
       await expect(journal.append(cwd, answer({ sessionId }))).rejects.toThrow(/Invalid session id/);
       expect((await journal.read(cwd, sessionId)).entries).toEqual([]);
@@ -97,7 +97,9 @@ describe("fileAnswerJournal", () => {
     const chats = dirname(answersPath(root, cwd, "s-1"));
     mkdirSync(dirname(chats), { recursive: true });
     writeFileSync(chats, "not a directory");
-    await expect(fileAnswerJournal(root).append(cwd, answer())).rejects.toThrow(/ENOTDIR|EEXIST/);
+    await expect(storedAnswerJournal(jsonlSessionStorage(root)).append(cwd, answer())).rejects.toThrow(
+      /ENOTDIR|EEXIST/,
+    );
   });
 
   it("is not mistaken for a session by the workspace listing", async () => {
@@ -117,8 +119,10 @@ describe("fileAnswerJournal", () => {
         message: { role: "user", parts: [{ text: "hello" }] },
       })}\n`,
     );
-    await fileAnswerJournal(root).append(cwd, answer());
-    expect((await listPersistedSessions(root, cwd)).map((s) => s.sessionId)).toEqual(["s-1"]);
+    await storedAnswerJournal(jsonlSessionStorage(root)).append(cwd, answer());
+    expect((await listPersistedSessions(jsonlSessionStorage(root), cwd)).map((s) => s.sessionId)).toEqual([
+      "s-1",
+    ]);
   });
 });
 

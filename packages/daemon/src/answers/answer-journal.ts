@@ -1,9 +1,9 @@
-// Where the answer journal lives: `$QWEN_HOME/projects/<project>/chats/<sessionId>.answers.jsonl`, beside
-// the transcript the child writes. Appends are durable (fsynced before they resolve) because the vote route
-// acknowledges an answer only once it is on disk; reads never fail on a torn last line.
-import { readFile } from "node:fs/promises";
-import { answersPath, isValidSessionId, TranscriptWriter } from "@qwen-daemon/core";
-import { JournalEntry, type JournalRead, parseAnswerJournal } from "./answer-record.js";
+// The answer journal is the session's `answers` log in core's SessionStorage (for JSONL:
+// `$QWEN_HOME/projects/<project>/chats/<sessionId>.answers.jsonl`, beside the transcript the child writes).
+// Appends are durable (fsynced before they resolve) because the vote route acknowledges an answer only once
+// it is on disk; reads never fail on a torn last line.
+import { isValidSessionId, SessionLogNotFoundError, type SessionStorage } from "@qwen-daemon/core";
+import { JournalEntry, type JournalRead } from "./answer-record.js";
 import { KeyedSerializer } from "./keyed-serializer.js";
 
 export interface AnswerJournal {
@@ -16,35 +16,41 @@ export interface AnswerJournal {
   read(cwd: string, sessionId: string): Promise<JournalRead>;
 }
 
-export function fileAnswerJournal(qwenHome: string): AnswerJournal {
-  // TranscriptWriter's rule: one writer per file at a time.
-  const perFile = new KeyedSerializer();
+export function storedAnswerJournal(storage: SessionStorage): AnswerJournal {
+  // One writer per log at a time (TranscriptWriter's rule for JSONL).
+  const perLog = new KeyedSerializer();
+  const logOf = (cwd: string, sessionId: string) =>
+    storage.log({ cwd, sessionId }, "answers", decodeJournalEntry); // throws on an invalid id
   return {
     async append(cwd, entry) {
       const checked = JournalEntry.parse(entry);
-      const path = answersPath(qwenHome, cwd, checked.sessionId); // throws on an invalid id
-      await perFile.run(path, async () => {
-        // A writer per append: votes are rare, and no file handle stays open per answered session.
-        const writer = new TranscriptWriter(path, { fileMode: 0o600 });
+      const log = logOf(cwd, checked.sessionId);
+      await perLog.run(log.where, async () => {
+        // A log handle per append: votes are rare, and nothing stays open per answered session.
         try {
-          await writer.append(checked, { durable: true });
+          await log.append(checked, { durable: true });
         } finally {
-          await writer.close();
+          await log.close();
         }
       });
     },
     async read(cwd, sessionId) {
       if (!isValidSessionId(sessionId)) return emptyRead();
-      let text: string;
       try {
-        text = await readFile(answersPath(qwenHome, cwd, sessionId), "utf8");
+        const { items, corruptLines, tornTail } = await logOf(cwd, sessionId).read();
+        return { entries: items, corruptLines, tornTail };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyRead();
+        if (error instanceof SessionLogNotFoundError) return emptyRead();
         throw error;
       }
-      return parseAnswerJournal(text);
     },
   };
+}
+
+/** The entry when `value` is one (unknown keys dropped, as parseAnswerJournal does), else undefined. */
+function decodeJournalEntry(value: unknown): JournalEntry | undefined {
+  const parsed = JournalEntry.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A journal in memory (tests, or a daemon without a storage root): durable only as long as the process. */

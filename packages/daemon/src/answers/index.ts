@@ -1,5 +1,5 @@
 // The daemon's answer journal (RESTORE-SPEC guarantee 5: an acknowledged answer is never lost).
-export { type AnswerJournal, fileAnswerJournal, memoryAnswerJournal } from "./answer-journal.js";
+export { type AnswerJournal, memoryAnswerJournal, storedAnswerJournal } from "./answer-journal.js";
 export { AnswerEntry, JournalEntry, parseAnswerJournal, WithdrawnEntry } from "./answer-record.js";
 export {
   answerEntryFor,

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { PromptLedger, transcriptPath } from "@qwen-daemon/core";
+import { jsonlSessionStorage, PromptLedger, transcriptPath } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { coreSessionStore } from "./core-session-store.js";
 
@@ -36,7 +36,7 @@ function home(): string {
 
 describe("coreSessionStore", () => {
   it("lists, gets and reads persisted sessions through core", async () => {
-    const store = coreSessionStore(home());
+    const store = coreSessionStore(jsonlSessionStorage(home()));
     const [session] = await store.list(cwd);
     expect(session).toMatchObject({ sessionId: "s-1", displayName: "first question" });
     expect(await store.get(cwd, "s-1")).toMatchObject({ sessionId: "s-1" });
@@ -47,13 +47,13 @@ describe("coreSessionStore", () => {
   it("reads the prompt ledger the child wrote; none (or an invalid id) is no entries", async () => {
     const root = home();
     const ledger = PromptLedger.forSession(
-      { qwenHome: root, cwd, sessionId: "s-1" },
+      { storage: jsonlSessionStorage(root), cwd, sessionId: "s-1" },
       { now: () => new Date("2025-01-01T00:00:05.000Z") },
     );
     await ledger.begin("p1");
     await ledger.finish("p1", "interrupted", { code: "daemon_lost" });
     await ledger.close();
-    const store = coreSessionStore(root);
+    const store = coreSessionStore(jsonlSessionStorage(root));
     expect(await store.readPromptLedger(cwd, "s-1")).toEqual([
       { promptId: "p1", state: "in_flight", timestamp: "2025-01-01T00:00:05.000Z" },
       { promptId: "p1", state: "interrupted", timestamp: "2025-01-01T00:00:05.000Z", code: "daemon_lost" },
@@ -63,7 +63,7 @@ describe("coreSessionStore", () => {
   });
 
   it("answers undefined for unknown or invalid ids without touching other paths", async () => {
-    const store = coreSessionStore(home());
+    const store = coreSessionStore(jsonlSessionStorage(home()));
     expect(await store.get(cwd, "nope")).toBeUndefined();
     expect(await store.readRecords(cwd, "nope")).toBeUndefined();
     expect(await store.readRecords(cwd, "../../etc/passwd")).toBeUndefined();

@@ -1,31 +1,33 @@
-// The production SessionStore: core's transcript reader and session listing under $QWEN_HOME.
+// The production SessionStore: core's transcript reader, prompt ledger and session listing, over the session
+// storage the children write to (the same openSessionStorage(QWEN_HOME), or one injected).
 import {
   isValidSessionId,
-  ledgerPath,
   listPersistedSessions,
   PromptLedger,
-  readTranscript,
-  readTranscriptTail,
+  readSessionTranscript,
+  readSessionTranscriptTail,
+  type SessionStorage,
   TranscriptNotFoundError,
-  transcriptPath,
 } from "@qwen-daemon/core";
 import type { SessionStore } from "./session-store.js";
 
-export function coreSessionStore(qwenHome: string): SessionStore {
+export function coreSessionStore(storage: SessionStorage): SessionStore {
   return {
-    list: (cwd) => listPersistedSessions(qwenHome, cwd),
+    list: (cwd) => listPersistedSessions(storage, cwd),
     // Listing reads only each transcript's head, so finding one session this way stays cheap enough
     // for status calls on sessions that are not live.
     async get(cwd, sessionId) {
       if (!isValidSessionId(sessionId)) return undefined;
-      return (await listPersistedSessions(qwenHome, cwd)).find((s) => s.sessionId === sessionId);
+      return (await listPersistedSessions(storage, cwd)).find((s) => s.sessionId === sessionId);
     },
     async readRecords(cwd, sessionId, limit) {
       if (!isValidSessionId(sessionId)) return undefined;
-      const path = transcriptPath(qwenHome, cwd, sessionId);
+      const location = { storage, cwd, sessionId };
       try {
         const result =
-          limit === undefined ? await readTranscript(path) : await readTranscriptTail(path, limit);
+          limit === undefined
+            ? await readSessionTranscript(location)
+            : await readSessionTranscriptTail(location, limit);
         return result.records;
       } catch (error) {
         if (error instanceof TranscriptNotFoundError) return undefined;
@@ -34,8 +36,8 @@ export function coreSessionStore(qwenHome: string): SessionStore {
     },
     async readPromptLedger(cwd, sessionId) {
       if (!isValidSessionId(sessionId)) return [];
-      // Read-only: the ledger's writer opens the file only on its first append, which never happens here.
-      return new PromptLedger(ledgerPath(qwenHome, cwd, sessionId)).read();
+      // Read-only: the ledger's log stores nothing until its first append, which never happens here.
+      return PromptLedger.forSession({ storage, cwd, sessionId }).read();
     },
   };
 }

@@ -1,5 +1,5 @@
-// Read-only view of the sessions on disk (transcripts under $QWEN_HOME), injected so routes can be
-// tested without a file system. The daemon never writes transcripts: its children do.
+// Read-only view of the sessions in storage (transcripts and ledgers, core's SessionStorage), injected so
+// routes can be tested without one. The daemon never writes transcripts: its children do.
 import type { LedgerEntry, PersistedSession, TranscriptRecord } from "@qwen-daemon/core";
 
 export type { PersistedSession } from "@qwen-daemon/core";

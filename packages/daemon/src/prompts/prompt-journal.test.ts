@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { promptsPath } from "@qwen-daemon/core";
+import { jsonlSessionStorage, promptsPath } from "@qwen-daemon/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { filePromptJournal, memoryPromptJournal } from "./prompt-journal.js";
+import { memoryPromptJournal, storedPromptJournal } from "./prompt-journal.js";
 import type { PromptJournalEntry } from "./prompt-record.js";
 
 const cwd = "/work/project";
@@ -34,10 +34,10 @@ const settled = (promptId: string): PromptJournalEntry => ({
   at: "2025-01-01T00:00:01.000Z",
 });
 
-describe("filePromptJournal", () => {
+describe("storedPromptJournal", () => {
   it("appends beside the transcript, private (0600), and reads back in order", async () => {
     const root = home();
-    const journal = filePromptJournal(root);
+    const journal = storedPromptJournal(jsonlSessionStorage(root));
     await journal.append(cwd, accepted("p1"), { durable: true });
     await journal.append(cwd, settled("p1"));
     const path = promptsPath(root, cwd, "s-1");
@@ -51,7 +51,7 @@ describe("filePromptJournal", () => {
 
   it("reads none for a missing journal or an invalid id, skips a torn tail and counts corrupt lines", async () => {
     const root = home();
-    const journal = filePromptJournal(root);
+    const journal = storedPromptJournal(jsonlSessionStorage(root));
     expect(await journal.read(cwd, "s-1")).toEqual({ entries: [], corruptLines: 0 });
     expect(await journal.read(cwd, "../escape")).toEqual({ entries: [], corruptLines: 0 });
     const path = promptsPath(root, cwd, "s-1");
@@ -64,7 +64,7 @@ describe("filePromptJournal", () => {
   });
 
   it("refuses invalid entries and session ids before touching disk", async () => {
-    const journal = filePromptJournal(home());
+    const journal = storedPromptJournal(jsonlSessionStorage(home()));
     await expect(journal.append(cwd, { ...accepted("p1"), sessionId: "../x" })).rejects.toThrow(
       /Invalid session id/,
     );
@@ -73,7 +73,7 @@ describe("filePromptJournal", () => {
 
   it("rewrites atomically, removes the file when nothing is kept, and never loses a concurrent append", async () => {
     const root = home();
-    const journal = filePromptJournal(root);
+    const journal = storedPromptJournal(jsonlSessionStorage(root));
     for (const id of ["p1", "p2", "p3"]) await journal.append(cwd, accepted(id));
     await journal.append(cwd, settled("p1"));
     await Promise.all([

@@ -3,9 +3,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { answersPath, type TranscriptRecord } from "@qwen-daemon/core";
+import { answersPath, jsonlSessionStorage, type TranscriptRecord } from "@qwen-daemon/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AnswerJournal, fileAnswerJournal, memoryAnswerJournal } from "../answers/answer-journal.js";
+import { type AnswerJournal, memoryAnswerJournal, storedAnswerJournal } from "../answers/answer-journal.js";
 import type { AnswerEntry, JournalEntry } from "../answers/answer-record.js";
 import { questionsKeyOf } from "../answers/journaled-answer.js";
 import { ManualClock } from "../events/manual-clock.js";
@@ -89,7 +89,7 @@ async function askingDaemon(options: {
 describe("a vote on a question is journaled before it is acknowledged", () => {
   it("the line is on disk (0600) while the 200 is still held back and the child has no answer yet", async () => {
     const root = home();
-    const gated = gatedJournal(fileAnswerJournal(root));
+    const gated = gatedJournal(storedAnswerJournal(jsonlSessionStorage(root)));
     const { d, sessionId, requestId, answers, vote } = await askingDaemon({ journal: gated.journal });
     const response = vote({ outcome: SUBMIT, answers: { "0": "Blue" } });
     await waitFor(() => gated.written.length === 1, "journal write");
@@ -264,10 +264,10 @@ describe("a re-hung question answered before the restart", () => {
   it("is resolved from the journal with the same answers; clients see the request and its resolution", async () => {
     const root = home();
     // Before the crash: the vote was journaled and acknowledged (the child never got to write the answer).
-    const before = await askingDaemon({ journal: fileAnswerJournal(root) });
+    const before = await askingDaemon({ journal: storedAnswerJournal(jsonlSessionStorage(root)) });
     expect((await before.vote({ outcome: SUBMIT, answers: { "0": "Blue" } })).status).toBe(200);
 
-    const { d, answers, load } = restartedDaemon(fileAnswerJournal(root));
+    const { d, answers, load } = restartedDaemon(storedAnswerJournal(jsonlSessionStorage(root)));
     const loaded = await load();
     expect(loaded.hasActivePrompt).toBe(true);
     await waitFor(() => answers.length === 1, "journaled answer at the child");

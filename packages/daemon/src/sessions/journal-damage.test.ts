@@ -2,9 +2,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { answersPath } from "@qwen-daemon/core";
+import { answersPath, jsonlSessionStorage } from "@qwen-daemon/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { fileAnswerJournal } from "../answers/answer-journal.js";
+import { storedAnswerJournal } from "../answers/answer-journal.js";
 import type { AnswerEntry } from "../answers/answer-record.js";
 import { questionsKeyOf } from "../answers/journaled-answer.js";
 import { questionRequest } from "../testing/question.js";
@@ -39,7 +39,7 @@ describe("an answer journal with corrupt lines", () => {
     const answers: unknown[] = [];
     const d = createTestDaemon({
       restoreAskUserQuestion: true,
-      answerJournal: fileAnswerJournal(root),
+      answerJournal: storedAnswerJournal(jsonlSessionStorage(root)),
       agent: {
         persisted: { s1: [] },
         restoreMeta: { s1: { "qwen.daemon.restoreAskUserQuestion": true } },
