@@ -60,6 +60,7 @@ describe("public API", () => {
         "architectureProblems",
         "askUserQuestionCall",
         "checkToolCallPairing",
+        "describeSessionStorageContract",
         "fileCycles",
         "folderCycles",
         "forbiddenImports",
