@@ -2,9 +2,8 @@
 // A request that must not take effect carries a `guard`; the suite checks none of those was accepted. Pure:
 // the n-th request of a seed is always the same, whatever the daemon answered before it.
 
+import { hostileBody, hostileHeaders } from "./hostile-parts.js";
 import {
-  clientIdValue,
-  deepJson,
   forgedMeta,
   hostileObject,
   jsonValue,
@@ -12,36 +11,12 @@ import {
   refusedClientId,
   withProtoKey,
 } from "./hostile-values.js";
+import { abortedUpload, bodyTarget, deepBody, rawRequest, unknownRoute } from "./malformed-requests.js";
 import type { Prng } from "./prng.js";
+import { eventStream, sessionRead, workspaceListing } from "./read-requests.js";
+import { type FuzzTarget, type Guard, type HostileRequest, JSON_HEADERS } from "./request-types.js";
 
-/** What the request must not do when the daemon accepts it (a 2xx would mean a refused action took effect). */
-export type Guard = "vote_on_waiting_question" | "delete_victim" | "cancel_victim" | "detach_victim_client";
-
-export type HostileRequest =
-  | {
-      kind: "http";
-      method: string;
-      path: string;
-      headers: Record<string, string>;
-      body?: string;
-      /** Send only this many bytes of the body, then drop the connection. */
-      abortAfter?: number;
-      /** An SSE request: read the first bytes, then hang up. */
-      stream?: boolean;
-      guard?: Guard;
-      note: string;
-    }
-  | { kind: "raw"; bytes: string; note: string };
-
-export type FuzzTarget = {
-  /** The session whose question waits for the whole run. */
-  victim: string;
-  /** The victim's clients: named only on requests that cannot change anything. */
-  registered: readonly string[];
-  /** The question waiting on the victim. */
-  requestId: string;
-  workspace: string;
-};
+export type { FuzzTarget, Guard, HostileRequest };
 
 /** Valid but forged-_meta prompts the victim may queue in one run (each runs after the question). */
 export const FORGED_PROMPTS_PER_ROUND = 2;
@@ -49,8 +24,6 @@ export const FORGED_PROMPTS_PER_ROUND = 2;
 export const HUGE_BODIES_PER_ROUND = 4;
 
 type Budget = { forgedPrompts: number; hugeBodies: number };
-
-const JSON_HEADERS = { "content-type": "application/json" };
 
 export class HostileRequestSource {
   readonly #rng: Prng;
@@ -70,54 +43,15 @@ export class HostileRequestSource {
       [6, () => this.#prompt(t)],
       [3, () => this.#victimControl(t)],
       [8, () => this.#vote(t)],
-      [2, () => this.#events(t)],
-      [3, () => this.#reads(t)],
-      [2, () => this.#workspaceListing(t)],
+      [2, () => eventStream(rng, t)],
+      [3, () => sessionRead(rng, t)],
+      [2, () => workspaceListing(rng, t)],
       [2, () => this.#delete(t)],
-      [2, () => this.#unknownRoute()],
-      [3, () => this.#raw(t)],
-      [1, () => this.#aborted(t)],
-      [1, () => this.#deep(t)],
+      [2, () => unknownRoute(rng)],
+      [3, () => rawRequest(rng, t)],
+      [1, () => abortedUpload(rng, t)],
+      [1, () => deepBody(rng, t)],
       [0.3, () => this.#huge(t)],
-    ])();
-  }
-
-  #headers(
-    t: FuzzTarget,
-    allowRegistered: boolean,
-    extra: Record<string, string> = {},
-  ): Record<string, string> {
-    const rng = this.#rng;
-    const headers: Record<string, string> = { ...JSON_HEADERS, ...extra };
-    const clientId = clientIdValue(rng, t.registered, allowRegistered);
-    if (clientId !== undefined) headers["x-qwen-client-id"] = clientId;
-    if (rng.chance(0.05)) headers.origin = rng.pick(["http://evil.example", "null", "file://"]);
-    if (rng.chance(0.05))
-      headers.authorization = rng.pick(["Bearer x", "Basic Zm9v", "Bearer", "x".repeat(500)]);
-    if (rng.chance(0.03))
-      headers["content-type"] = rng.pick([
-        "text/plain",
-        "application/x-www-form-urlencoded",
-        "application/json; charset=latin1",
-      ]);
-    if (rng.chance(0.05))
-      headers["last-event-id"] = rng.pick(["-1", "1e9", "99999999999999999999", "abc", "0", " 3 "]);
-    if (rng.chance(0.03)) headers["x-qwen-event-epoch"] = rng.pick(["x".repeat(100), "../../", "epoch"]);
-    if (rng.chance(0.02)) headers["x-forwarded-for"] = "127.0.0.1";
-    return headers;
-  }
-
-  #body(): string {
-    const rng = this.#rng;
-    return rng.weighted<() => string>([
-      [3, () => JSON.stringify(hostileObject(rng))],
-      [2, () => JSON.stringify(jsonValue(rng))],
-      [2, () => withProtoKey(JSON.stringify({ ...hostileObject(rng), x: 1 }))],
-      [
-        1,
-        () => rng.pick(["", "{", "}", "[", "nul", '{"a":}', '{"a":1,}', "\u0000", "\ufeff{}", "{}{}", "💩"]),
-      ],
-      [1, () => rng.string(rng.int(1, 200), '{}[]":,0123456789abcnulltrue ')],
     ])();
   }
 
@@ -129,7 +63,7 @@ export class HostileRequestSource {
       kind: "http",
       method: rng.pick(["GET", "GET", "HEAD"]),
       path: path + query,
-      headers: this.#headers(t, true),
+      headers: hostileHeaders(rng, t, true),
       note: "plain get",
     };
   }
@@ -151,8 +85,8 @@ export class HostileRequestSource {
       kind: "http",
       method,
       path: `/session/${id}${suffix}`,
-      headers: this.#headers(t, true),
-      ...(method === "POST" ? { body: rng.chance(0.5) ? "{}" : this.#body() } : {}),
+      headers: hostileHeaders(rng, t, true),
+      ...(method === "POST" ? { body: rng.chance(0.5) ? "{}" : hostileBody(rng) } : {}),
       ...(suffix === "/events" ? { stream: true } : {}),
       note: `trick id ${suffix}`,
     };
@@ -200,7 +134,7 @@ export class HostileRequestSource {
       kind: "http",
       method: "POST",
       path: "/session",
-      headers: this.#headers(t, true),
+      headers: hostileHeaders(rng, t, true),
       body: text,
       note: "create",
     };
@@ -217,13 +151,13 @@ export class HostileRequestSource {
     const body = rng.pick<string>([
       "{}",
       JSON.stringify({ cwd: rng.pick<unknown>(["/elsewhere", "rel", 1, t.workspace]) }),
-      this.#body(),
+      hostileBody(rng),
     ]);
     return {
       kind: "http",
       method: "POST",
       path: `/session/${id}/${action}`,
-      headers: this.#headers(t, true),
+      headers: hostileHeaders(rng, t, true),
       body,
       note: action,
     };
@@ -275,7 +209,7 @@ export class HostileRequestSource {
     ])();
     const id = rng.chance(0.8) ? t.victim : pathSessionId(rng, [t.victim]);
     // Never a registered client, nor none, with a valid body: that prompt would be admitted for real.
-    const headers = this.#headers(t, false);
+    const headers = hostileHeaders(rng, t, false);
     headers["x-qwen-client-id"] = refusedClientId(rng);
     return {
       kind: "http",
@@ -296,14 +230,14 @@ export class HostileRequestSource {
       ["/continue", undefined],
     ]);
     // Cancel and detach only from clients that may not: refused, they must change nothing.
-    const headers = this.#headers(t, guard === undefined);
+    const headers = hostileHeaders(rng, t, guard === undefined);
     if (guard !== undefined) headers["x-qwen-client-id"] = refusedClientId(rng);
     return {
       kind: "http",
       method: "POST",
       path: `/session/${t.victim}${suffix}`,
       headers,
-      body: rng.chance(0.7) ? "{}" : this.#body(),
+      body: rng.chance(0.7) ? "{}" : hostileBody(rng),
       ...(guard !== undefined ? { guard } : {}),
       note: suffix,
     };
@@ -350,7 +284,7 @@ export class HostileRequestSource {
               answers: { "0": "fuzz" },
             }
           : valid;
-    const headers = this.#headers(t, defect !== "client");
+    const headers = hostileHeaders(rng, t, defect !== "client");
     if (defect === "client") headers["x-qwen-client-id"] = refusedClientId(rng);
     return {
       kind: "http",
@@ -365,84 +299,11 @@ export class HostileRequestSource {
     };
   }
 
-  #events(t: FuzzTarget): HostileRequest {
-    const rng = this.#rng;
-    const query = rng.pick([
-      "",
-      "?maxQueued=16",
-      "?maxQueued=1",
-      "?maxQueued=99999",
-      "?maxQueued=abc",
-      "?maxQueued=16&maxQueued=32",
-    ]);
-    return {
-      kind: "http",
-      method: rng.pick(["GET", "GET", "HEAD"]),
-      path: `/session/${rng.chance(0.8) ? t.victim : pathSessionId(rng, [t.victim])}/events${query}`,
-      headers: this.#headers(t, true),
-      stream: true,
-      note: "events",
-    };
-  }
-
-  #reads(t: FuzzTarget): HostileRequest {
-    const rng = this.#rng;
-    const suffix = rng.pick([
-      "/status",
-      "/pending-prompts",
-      "/transcript",
-      "/transcript?limit=1",
-      "/transcript?limit=0",
-      "/transcript?limit=501",
-      "/transcript?limit=-1",
-      "/transcript?limit=1e3",
-      "/transcript?limit=%00",
-    ]);
-    return {
-      kind: "http",
-      method: "GET",
-      path: `/session/${t.victim}${suffix}`,
-      headers: this.#headers(t, true),
-      note: "read",
-    };
-  }
-
-  #workspaceListing(t: FuzzTarget): HostileRequest {
-    const rng = this.#rng;
-    const cwd = rng.pick([
-      encodeURIComponent(t.workspace),
-      "%2Fetc",
-      "relative",
-      "..",
-      "%2F..%2F..%2F",
-      encodeURIComponent(`${t.workspace}/../..`),
-      "%00",
-      "x".repeat(3000),
-    ]);
-    const query = rng.pick([
-      "",
-      "?size=1",
-      "?size=0",
-      "?size=-1",
-      "?size=100000",
-      "?cursor=%00",
-      "?cursor=x".repeat(1),
-      "?size=abc&cursor=zz",
-    ]);
-    return {
-      kind: "http",
-      method: "GET",
-      path: `/workspace/${cwd}/sessions${query}`,
-      headers: this.#headers(t, true),
-      note: "listing",
-    };
-  }
-
   #delete(t: FuzzTarget): HostileRequest {
     const rng = this.#rng;
     const victim = rng.chance(0.7);
     // Like cancel and detach: refused only for a client that is not attached (anonymous closes are allowed).
-    const headers = this.#headers(t, false);
+    const headers = hostileHeaders(rng, t, false);
     headers["x-qwen-client-id"] = refusedClientId(rng);
     return {
       kind: "http",
@@ -451,99 +312,6 @@ export class HostileRequestSource {
       headers,
       guard: "delete_victim",
       note: "delete",
-    };
-  }
-
-  #unknownRoute(): HostileRequest {
-    const rng = this.#rng;
-    return {
-      kind: "http",
-      method: rng.pick(["PUT", "PATCH", "OPTIONS", "GET", "POST", "DELETE"]),
-      path: rng.pick([
-        "/session",
-        "/session/x/unknown",
-        "/admin",
-        "/..%2f..%2fetc%2fpasswd",
-        "/permission",
-        "/workspace",
-        "/%2e%2e/",
-        "/session//load",
-        "/favicon.ico",
-      ]),
-      headers: { ...JSON_HEADERS },
-      body: "{}",
-      note: "unknown route",
-    };
-  }
-
-  #raw(t: FuzzTarget): HostileRequest {
-    const rng = this.#rng;
-    const host = "Host: 127.0.0.1\r\n";
-    const bytes = rng.pick([
-      "GARBAGE\r\n\r\n",
-      "GET / HTTP/9.9\r\n\r\n",
-      "GET /health\r\n\r\n",
-      `GET /health HTTP/1.1\r\n${host}X-Bad: a\u0000b\r\n\r\n`,
-      `GET /health HTTP/1.1\r\n${host}X-Big: ${"x".repeat(20_000)}\r\n\r\n`,
-      `POST /session HTTP/1.1\r\n${host}Content-Length: 2\r\nContent-Length: 5\r\n\r\n{}`,
-      `POST /session HTTP/1.1\r\n${host}Content-Length: abc\r\n\r\n{}`,
-      `POST /session HTTP/1.1\r\n${host}Content-Length: -1\r\n\r\n{}`,
-      `POST /session HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
-      `POST /session HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
-      `GET /session/${t.victim}/status HTTP/1.1\r\nHost: evil.example\r\n\r\n`,
-      `GET /session/../../etc/passwd HTTP/1.1\r\n${host}\r\n`,
-      `GET /session/${t.victim}/../../x HTTP/1.1\r\n${host}\r\n`,
-      `GET http://evil.example/health HTTP/1.1\r\n${host}\r\n`,
-      `GET /health HTTP/1.1\r\n${host}\r\nGET /capabilities HTTP/1.1\r\n${host}\r\n`,
-      `POST /session/${t.victim}/prompt HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 4\r\n\r\n\u00ff\u00fe\u00fd\u00fc`,
-      `GET /health HTTP/1.1\r\n${host}Expect: 100-continue\r\n\r\n`,
-      `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n`,
-      `\r\n\r\n\r\n`,
-    ]);
-    return { kind: "raw", bytes, note: "raw" };
-  }
-
-  /** Where a large, deep or cut-off body goes; on the vote route it must never resolve the question. */
-  #bodyTarget(t: FuzzTarget): { path: string; guard?: Guard } {
-    const path = this.#rng.pick([
-      `/session/${t.victim}/prompt`,
-      "/session",
-      `/session/${t.victim}/permission/${t.requestId}`,
-    ]);
-    return { path, ...(path.includes("/permission/") ? { guard: "vote_on_waiting_question" as const } : {}) };
-  }
-
-  #aborted(t: FuzzTarget): HostileRequest {
-    const rng = this.#rng;
-    const body = JSON.stringify({ prompt: [{ type: "text", text: "y".repeat(rng.int(100, 200_000)) }] });
-    return {
-      kind: "http",
-      method: "POST",
-      ...this.#bodyTarget(t),
-      headers: { ...JSON_HEADERS, "x-qwen-client-id": `client_${rng.string(8)}` },
-      body,
-      abortAfter: rng.int(1, Math.max(1, body.length - 1)),
-      note: "aborted upload",
-    };
-  }
-
-  #deep(t: FuzzTarget): HostileRequest {
-    const rng = this.#rng;
-    const depth = rng.pick([1000, 10_000, 100_000, 1_000_000]);
-    const inner = deepJson(depth, rng.pick(["array", "object"] as const));
-    const body = rng.pick([
-      inner,
-      `{"prompt":[{"type":"text","text":"x","_meta":${inner}}]}`,
-      `{"outcome":{"outcome":"selected","optionId":"proceed_once"},"answers":${inner}}`,
-      `{"cwd":${inner}}`,
-    ]);
-    return {
-      kind: "http",
-      method: "POST",
-      ...this.#bodyTarget(t),
-      headers: { ...JSON_HEADERS, "x-qwen-client-id": `client_${rng.string(8)}` },
-      body,
-      note: `deep ${depth}`,
     };
   }
 
@@ -556,7 +324,7 @@ export class HostileRequestSource {
     return {
       kind: "http",
       method: "POST",
-      ...this.#bodyTarget(t),
+      ...bodyTarget(rng, t),
       headers: { ...JSON_HEADERS, "x-qwen-client-id": `client_${rng.string(8)}` },
       body: JSON.stringify({
         prompt: [{ type: "text", text }],
