@@ -1,6 +1,11 @@
 // HTTP failure → typed ModelError. Pure: takes the status, the body text and the headers already read.
 import { ModelError, type ModelErrorKind } from "./provider.js";
 
+/** The one thing read from response headers (a fetch `Headers` qualifies). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 export function errorKindForStatus(status: number): ModelErrorKind {
   if (status === 401 || status === 403) return "auth";
   if (status === 429) return "rate_limit";
@@ -13,7 +18,7 @@ export function errorKindForStatus(status: number): ModelErrorKind {
  * Retry-After in milliseconds: OpenAI's `retry-after-ms`, else `retry-after` as seconds or an HTTP date.
  * Undefined when absent or unreadable.
  */
-export function parseRetryAfterMs(headers: Headers, now: number): number | undefined {
+export function parseRetryAfterMs(headers: HeaderReader, now: number): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
   const value = headers.get("retry-after");
@@ -57,7 +62,7 @@ export function modelErrorFromHttp(
   status: number,
   statusText: string,
   body: string,
-  headers: Headers,
+  headers: HeaderReader,
   now: number,
 ) {
   const kind = errorKindForStatus(status);

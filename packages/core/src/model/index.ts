@@ -15,7 +15,13 @@ export {
   parseAnswers,
   planDemoReply,
 } from "./demo-script.js";
-export { errorKindForStatus, modelErrorFromHttp, parseRetryAfterMs } from "./http-error.js";
+export {
+  errorKindForStatus,
+  type HeaderReader,
+  modelErrorFromHttp,
+  parseRetryAfterMs,
+} from "./http-error.js";
+export type { ModelFetch, ModelHttpRequest, ModelHttpResponse } from "./http-transport.js";
 export {
   buildOpenAIChatRequest,
   type ChatRequestInput,

@@ -1,10 +1,12 @@
 // ModelProvider for any OpenAI-compatible Chat Completions server (OpenAI, DashScope compatible mode, vLLM,
-// Ollama, llama.cpp server), over the global fetch with SSE streaming. Retries 429 / 5xx / network failures
+// Ollama, llama.cpp server), over node:http (./http-transport.ts says why not the global fetch) with SSE
+// streaming. Retries 429 / 5xx / network failures
 // with backoff, but only while nothing has been streamed to the caller: a retry after output began would
 // duplicate text the user already saw.
 import { randomUUID } from "node:crypto";
 import { abortableSleep, abortedError, type Sleep } from "./abortable-sleep.js";
 import { modelErrorFromHttp } from "./http-error.js";
+import { type ModelFetch, type ModelHttpResponse, nodeHttpFetch } from "./http-transport.js";
 import { buildOpenAIChatRequest } from "./openai-messages.js";
 import { ChatChunkAssembler, completionEvents } from "./openai-stream-assembler.js";
 import { OpenAIChatChunk, OpenAIChatCompletion } from "./openai-wire.js";
@@ -31,7 +33,8 @@ export interface OpenAIProviderOptions {
   sleep?: Sleep;
   random?: () => number;
   now?: () => number;
-  fetch?: typeof fetch;
+  /** Replaces the node:http transport (tests pass the global fetch, or a wrapper of it). */
+  fetch?: ModelFetch;
   headers?: Record<string, string>;
   /** Send `stream_options.include_usage` (default true). */
   includeUsage?: boolean;
@@ -120,7 +123,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
     }
   }
 
-  private async post(body: string, ownSignal: AbortSignal, callerSignal?: AbortSignal): Promise<Response> {
+  private async post(
+    body: string,
+    ownSignal: AbortSignal,
+    callerSignal?: AbortSignal,
+  ): Promise<ModelHttpResponse> {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream, application/json",
@@ -128,7 +135,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     try {
-      return await (this.options.fetch ?? fetch)(`${this.baseUrl}/chat/completions`, {
+      return await (this.options.fetch ?? nodeHttpFetch)(`${this.baseUrl}/chat/completions`, {
         method: "POST",
         headers,
         body,
@@ -139,7 +146,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
     }
   }
 
-  private async *stream(response: Response, signal: AbortSignal | undefined): AsyncGenerator<ModelEvent> {
+  private async *stream(
+    response: ModelHttpResponse,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelEvent> {
     if (!response.body) throw new ModelError("protocol", "The model API answered without a body.");
     const reader = response.body.getReader();
     const text = new TextDecoder();
@@ -179,7 +189,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
     yield* assembler.finish();
   }
 
-  private async wholeCompletion(response: Response, signal: AbortSignal | undefined): Promise<ModelEvent[]> {
+  private async wholeCompletion(
+    response: ModelHttpResponse,
+    signal: AbortSignal | undefined,
+  ): Promise<ModelEvent[]> {
     let json: unknown;
     try {
       json = await response.json();
@@ -236,7 +249,10 @@ function parseChunk(data: string): OpenAIChatChunk {
   return parsed.data;
 }
 
-/** fetch wraps socket errors as `TypeError: fetch failed` with the useful part (ECONNREFUSED, ...) in `cause`. */
+/**
+ * node:http rejects with the socket error itself (`connect ECONNREFUSED ...`); fetch wraps it as
+ * `TypeError: fetch failed` with the useful part in `cause`.
+ */
 function describeCause(caught: unknown): string {
   if (!(caught instanceof Error)) return String(caught);
   const cause = caught.cause;
