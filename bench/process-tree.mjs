@@ -75,3 +75,26 @@ export function vmRssBytes(pid) {
   if (/^State:\s+Z/m.test(status)) return 0;
   throw new Error(`no VmRSS line in /proc/${pid}/status`);
 }
+
+/**
+ * CPU time in ms that `pid` has used so far, every thread (the first field of each task's schedstat, in ns):
+ * unlike wall time, it barely moves when other jobs load the machine. 0 for a process that is gone.
+ */
+export function cpuMs(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch (error) {
+    if (error.code === "ENOENT" || error.code === "ESRCH") return 0;
+    throw error;
+  }
+  let ns = 0;
+  for (const task of tasks) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch (error) {
+      if (error.code !== "ENOENT" && error.code !== "ESRCH") throw error; // a thread that just ended
+    }
+  }
+  return ns / 1e6;
+}

@@ -29,6 +29,7 @@ import { toMcpServerConfigs } from "./mcp-servers.js";
 import type { AcpChildOptions } from "./options.js";
 import { fallbackDescription } from "./replay.js";
 import type { AgentRuntime, LoadArgs, OpenSessionArgs, RuntimeSession, ToolBackends } from "./runtime.js";
+import { firstSessionWarmUp } from "./warm-up.js";
 
 export interface CoreRuntimeOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -57,6 +58,7 @@ export function createCoreRuntime({
   log.info(`model: ${describeModelProvider(provider)}`);
   // Describing calls for replay needs only the tools' describe(); one registry serves every session.
   const describer = new ToolRegistry(sessionTools());
+  const warmUp = firstSessionWarmUp(provider, log);
 
   const open = async (args: OpenSessionArgs, load?: LoadArgs): Promise<RuntimeSession> => {
     const config = new Config({
@@ -91,6 +93,7 @@ export function createCoreRuntime({
       await mcp?.close();
       throw error;
     }
+    warmUp(tools);
     let disposed: Promise<void> | undefined;
     return {
       agent,

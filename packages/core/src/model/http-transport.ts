@@ -4,8 +4,6 @@
 // project's machine: ~17 MB RSS and ~100 ms in a cold process, against ~3 MB and a few ms for node:http), and
 // a user pays that on the first prompt of every fresh child. Tests may still inject a real fetch.
 import type { Agent as HttpAgent, IncomingMessage, RequestOptions } from "node:http";
-import { Agent, request as httpRequest } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { HeaderReader } from "./http-error.js";
 
 /** What the provider reads from a response; a fetch `Response` has all of it. */
@@ -29,35 +27,52 @@ export interface ModelHttpRequest {
 /** A fetch-shaped function returning at least what the provider reads (the global fetch qualifies). */
 export type ModelFetch = (url: string, init: ModelHttpRequest) => Promise<ModelHttpResponse>;
 
-// Idle sockets stay open for the next turn (a turn makes one request per model step); agents unref them,
-// so they never keep the process alive.
-let agents: { http: HttpAgent; https: HttpAgent } | undefined;
-function agentFor(protocol: string): HttpAgent {
-  agents ??= { http: new Agent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  return protocol === "https:" ? agents.https : agents.http;
+interface Stack {
+  request: typeof import("node:http").request;
+  agent: HttpAgent;
+}
+
+// Loaded on first use, not at import: node:http is not otherwise needed by a child at start, and node:https
+// (tls) costs a few MB that a loopback model never needs. Idle sockets stay open for the next request (a
+// turn makes one per model step); agents unref them, so they never keep the process alive.
+const stacks = new Map<string, Promise<Stack>>();
+function stackFor(protocol: "http:" | "https:"): Promise<Stack> {
+  let stack = stacks.get(protocol);
+  if (!stack) {
+    stack =
+      protocol === "https:"
+        ? import("node:https").then((m) => ({ request: m.request, agent: new m.Agent({ keepAlive: true }) }))
+        : import("node:http").then((m) => ({ request: m.request, agent: new m.Agent({ keepAlive: true }) }));
+    stacks.set(protocol, stack);
+  }
+  return stack;
+}
+
+/** Loads the stack for `baseUrl` ahead of the first request (a child does it while idle after start). */
+export async function preloadHttpStack(baseUrl: string): Promise<void> {
+  const { protocol } = new URL(baseUrl);
+  if (protocol === "http:" || protocol === "https:") await stackFor(protocol);
 }
 
 /** POSTs over node:http(s). Rejects like fetch: on a network failure, or on abort with an AbortError. */
-export const nodeHttpFetch: ModelFetch = (url, init) =>
-  new Promise((resolve, reject) => {
-    const target = new URL(url);
-    if (target.protocol !== "http:" && target.protocol !== "https:") {
-      reject(new TypeError(`unsupported protocol ${target.protocol} in ${url}`));
-      return;
-    }
+export const nodeHttpFetch: ModelFetch = async (url, init) => {
+  const target = new URL(url);
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    throw new TypeError(`unsupported protocol ${target.protocol} in ${url}`);
+  const stack = await stackFor(target.protocol);
+  return new Promise((resolve, reject) => {
     const body = Buffer.from(init.body);
     const options: RequestOptions = {
       method: init.method,
       headers: { ...init.headers, "content-length": String(body.length) },
-      agent: agentFor(target.protocol),
+      agent: stack.agent,
     };
     if (init.signal.aborted) {
       reject(abortError());
       return;
     }
-    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
     let response: IncomingMessage | undefined;
-    const req = send(target, options, (res) => {
+    const req = stack.request(target, options, (res) => {
       response = res;
       resolve(new NodeHttpResponse(res));
     });
@@ -74,6 +89,7 @@ export const nodeHttpFetch: ModelFetch = (url, init) =>
     req.on("error", reject);
     req.end(body);
   });
+};
 
 function abortError(): Error {
   return new DOMException("This operation was aborted", "AbortError");

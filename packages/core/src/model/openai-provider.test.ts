@@ -263,6 +263,16 @@ describe("OpenAICompatibleProvider over HTTP", () => {
     expect(sleeps).toHaveLength(1);
   });
 
+  it("warms up without sending a request, and answers normally afterwards", async () => {
+    const { provider, server } = await setup([reply.text("after the warm-up")]);
+    // Its sample stream goes through the real chunk schema: a schema it no longer matches rejects here.
+    await provider.warmUp(request.tools);
+    expect(server.requests).toHaveLength(0);
+    const events = await collect(provider.generate(request));
+    expect(events.filter((e) => e.type === "text").length).toBeGreaterThan(0);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("accepts a server that ignores stream:true and answers one JSON body", async () => {
     const { provider } = await setup((body) =>
       body.stream ? reply.text("unused") : reply.toolCall("list_directory", { path: "src" }, "j1"),

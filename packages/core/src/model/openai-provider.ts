@@ -6,11 +6,22 @@
 import { randomUUID } from "node:crypto";
 import { abortableSleep, abortedError, type Sleep } from "./abortable-sleep.js";
 import { modelErrorFromHttp } from "./http-error.js";
-import { type ModelFetch, type ModelHttpResponse, nodeHttpFetch } from "./http-transport.js";
+import {
+  type ModelFetch,
+  type ModelHttpResponse,
+  nodeHttpFetch,
+  preloadHttpStack,
+} from "./http-transport.js";
 import { buildOpenAIChatRequest } from "./openai-messages.js";
 import { ChatChunkAssembler, completionEvents } from "./openai-stream-assembler.js";
 import { OpenAIChatChunk, OpenAIChatCompletion } from "./openai-wire.js";
-import { type GenerateRequest, ModelError, type ModelEvent, type ModelProvider } from "./provider.js";
+import {
+  type GenerateRequest,
+  ModelError,
+  type ModelEvent,
+  type ModelProvider,
+  type ToolDeclaration,
+} from "./provider.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from "./retry-policy.js";
 import { SseDecoder } from "./sse-decoder.js";
 
@@ -66,16 +77,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   async *generate(request: GenerateRequest): AsyncGenerator<ModelEvent> {
-    const body = JSON.stringify(
-      buildOpenAIChatRequest({
-        model: this.model,
-        systemInstruction: request.systemInstruction,
-        contents: request.contents,
-        tools: request.tools,
-        includeUsage: this.options.includeUsage,
-        extraBody: this.options.extraBody,
-      }),
-    );
+    const body = this.requestBody(request);
     const sleep = this.options.sleep ?? abortableSleep;
     const random = this.options.random ?? Math.random;
     for (let attempt = 1; ; attempt++) {
@@ -94,6 +96,37 @@ export class OpenAICompatibleProvider implements ModelProvider {
         await sleep(delayMs, request.signal);
       }
     }
+  }
+
+  /**
+   * The first call's cold costs, paid while idle: the node:http stack is loaded, and a request body is built
+   * and a sample stream parsed (text, a tool call in two fragments, usage) by the very code a real call runs,
+   * so V8 has compiled it. No request is sent.
+   */
+  async warmUp(tools: ToolDeclaration[]): Promise<void> {
+    if (!this.options.fetch) await preloadHttpStack(this.baseUrl);
+    this.requestBody({ contents: [{ role: "user", parts: [{ text: "warm-up" }] }], tools });
+    const sse = new SseDecoder();
+    const assembler = new ChatChunkAssembler({ newCallId: defaultCallId });
+    const text = new TextDecoder();
+    for (const data of sse.push(text.decode(new TextEncoder().encode(WARM_UP_STREAM), { stream: true }))) {
+      if (data.trim() === "[DONE]") break;
+      assembler.push(parseChunk(data));
+    }
+    assembler.finish();
+  }
+
+  private requestBody(request: GenerateRequest): string {
+    return JSON.stringify(
+      buildOpenAIChatRequest({
+        model: this.model,
+        systemInstruction: request.systemInstruction,
+        contents: request.contents,
+        tools: request.tools,
+        includeUsage: this.options.includeUsage,
+        extraBody: this.options.extraBody,
+      }),
+    );
   }
 
   /** One HTTP exchange, yielding events as the stream delivers them. */
@@ -226,6 +259,32 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return new ModelError("network", message, { cause: caught });
   }
 }
+
+/** What warmUp parses: the shapes of a typical streamed reply. */
+const WARM_UP_STREAM = [
+  { choices: [{ index: 0, delta: { role: "assistant", content: "One " }, finish_reason: null }] },
+  {
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [{ index: 0, id: "call_w", type: "function", function: { name: "w", arguments: "{" } }],
+        },
+        finish_reason: null,
+      },
+    ],
+  },
+  {
+    choices: [
+      { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: "}" } }] }, finish_reason: null },
+    ],
+  },
+  { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+  { choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+]
+  .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
+  .concat("data: [DONE]\n\n")
+  .join("");
 
 function parseChunk(data: string): OpenAIChatChunk {
   let json: unknown;

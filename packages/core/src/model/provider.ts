@@ -46,6 +46,12 @@ export interface ModelProvider {
   /** One line for the startup banner, e.g. `demo model (set OPENAI_BASE_URL ...)`; never includes secrets. */
   describe?(): string;
   generate(request: GenerateRequest): AsyncIterable<ModelEvent>;
+  /**
+   * Optional: loads and runs, on sample data and without talking to the model, the code the first
+   * `generate` needs (its HTTP stack, request building, stream parsing), so that a process calling it while
+   * idle answers its first prompt sooner. Never required for correctness.
+   */
+  warmUp?(tools: ToolDeclaration[]): Promise<void>;
 }
 
 export type ModelErrorKind =

@@ -1,0 +1,31 @@
+// The first prompt's cold costs, paid while the child is idle: once its first session is open (its answer
+// written), the tool declarations are built (every tool's zod schema converted to JSON Schema, cached for
+// every later session) and the model provider warms up (HTTP stack loaded, request building and stream
+// parsing run on sample data). Each step is its own macrotask, so a prompt that arrives meanwhile waits for
+// at most one step, and finds the code it needs already compiled.
+import type { ModelProvider, ToolRegistry } from "@qwen-daemon/core";
+import type { Logger } from "./logger.js";
+
+/** A function to call after each session opens; only its first call does anything. */
+export function firstSessionWarmUp(provider: ModelProvider, log: Logger): (tools: ToolRegistry) => void {
+  let started = false;
+  return (tools) => {
+    if (started) return;
+    started = true;
+    // After the microtasks that answer session/new or session/load: the answer goes out first.
+    setImmediate(() => {
+      let declarations: ReturnType<ToolRegistry["declarations"]>;
+      try {
+        declarations = tools.declarations();
+      } catch (error) {
+        log.warn(`warm-up: tool declarations failed: ${String(error)}`);
+        return;
+      }
+      setImmediate(() => {
+        provider.warmUp?.(declarations).catch((error: unknown) => {
+          log.warn(`warm-up: model provider failed: ${String(error)}`);
+        });
+      });
+    });
+  };
+}
