@@ -5,7 +5,9 @@
 // child, so both are profiled), stops the daemon gracefully so the profiles are written, then prints for
 // each process: where its samples went (by script, by function, self time) and when, on its own clock,
 // the functions that mark its phases first ran.
-//   node bench/cold-profile.mjs [--out DIR] [--top 25] [--mark name,name,...]
+// With --restart, the first life runs unprofiled and is SIGKILLed at the question, and the second life
+// (spawn -> load -> restored question visible in status) is profiled instead.
+//   node bench/cold-profile.mjs [--restart] [--out DIR] [--top 25] [--mark name,name,...]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -77,38 +79,47 @@ function report(file) {
   console.log(`first seen (ms since the profile began): ${marks.join(", ")}`);
 }
 
+const RESTART = process.argv.includes("--restart");
 const model = await startBenchModel();
 const home = realpathSync(mkdtempSync(join(tmpdir(), "qwen-cold-home-")));
 const cwd = realpathSync(mkdtempSync(join(tmpdir(), "qwen-cold-ws-")));
+const env = benchEnv(home, model.url);
+const args = ["--restore-ask-user-question"];
+const plain = { name: "ours", argv: [process.execPath, CLI] };
+const profiled = {
+  name: "ours, profiled",
+  argv: [process.execPath, "--cpu-prof", `--cpu-prof-dir=${OUT}`, "--cpu-prof-interval=200", CLI],
+};
 try {
-  const daemon = {
-    name: "ours, profiled",
-    argv: [process.execPath, "--cpu-prof", `--cpu-prof-dir=${OUT}`, "--cpu-prof-interval=200", CLI],
-  };
-  const serve = await startServe({
-    daemon,
-    cwd,
-    env: benchEnv(home, model.url),
-    args: ["--restore-ask-user-question"],
-  });
+  // First life: profiled, or (with --restart) plain and SIGKILLed at the question.
+  const serve = await startServe({ daemon: RESTART ? plain : profiled, cwd, env, args });
   const events = new SseListener();
   const session = await serve.expect(200, "POST", "/session", { cwd });
   const headers = { "x-qwen-client-id": session.clientId };
   await events.open(`${serve.url}/session/${session.sessionId}/events`, headers);
   const promptAt = performance.now();
-  await serve.expect(
-    202,
-    "POST",
-    `/session/${session.sessionId}/prompt`,
-    { prompt: [{ type: "text", text: "Pick a color" }] },
-    headers,
-  );
+  const prompt = { prompt: [{ type: "text", text: "Pick a color" }] };
+  await serve.expect(202, "POST", `/session/${session.sessionId}/prompt`, prompt, headers);
   await events.waitFor((f) => f.event === "permission_request", { what: "permission_request" });
-  console.log(
-    `spawn -> /health ${(serve.healthyAt - serve.spawnedAt).toFixed(0)} ms; prompt -> question ${(performance.now() - promptAt).toFixed(0)} ms (profiling slows both)`,
-  );
+  const asked = performance.now() - promptAt;
   events.close();
-  await serve.stop(10_000);
+  if (RESTART) {
+    await serve.kill9();
+    const again = await startServe({ daemon: profiled, cwd, env, args });
+    const path = `/session/${session.sessionId}`;
+    await again.expect(200, "POST", `${path}/load`, { cwd }, headers);
+    while ((await again.expect(200, "GET", `${path}/status`)).isWaitingForUserQuestion !== true)
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    console.log(
+      `restart: spawn -> restored question visible ${(performance.now() - again.spawnedAt).toFixed(0)} ms (profiling slows it)`,
+    );
+    await again.stop(10_000);
+  } else {
+    console.log(
+      `spawn -> /health ${(serve.healthyAt - serve.spawnedAt).toFixed(0)} ms; prompt -> question ${asked.toFixed(0)} ms (profiling slows both)`,
+    );
+    await serve.stop(10_000);
+  }
   // Let the child finish writing its profile after the daemon is gone.
   await new Promise((resolve) => setTimeout(resolve, 500));
   for (const name of readdirSync(OUT)

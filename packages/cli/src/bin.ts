@@ -4,6 +4,7 @@
 // Anything else (help, version, headless prompts, odd input) goes to the full parser.
 import { parseFastAcpArgs } from "./acp-args.js";
 import { parseServeArgs } from "./serve-args.js";
+import { makeZodJitless } from "./zod-jitless.js";
 
 function fail(err: unknown): never {
   const message = err instanceof Error ? err.message : String(err);
@@ -12,6 +13,7 @@ function fail(err: unknown): never {
 }
 
 async function main(argv: string[]): Promise<void> {
+  makeZodJitless(); // before any chunk that holds zod is imported
   if (argv[0] === "serve") {
     const parsed = parseServeArgs(argv.slice(1), process.env);
     if (parsed.kind === "error") {

@@ -83,6 +83,17 @@ describe("the qwen bundle", () => {
     expect(child.some((i) => i.includes("core/src/agent/turn-loop.ts"))).toBe(true);
   });
 
+  it("has zod read its config from globalThis.__zod_globalConfig, where bin.ts turns its parser JIT off", () => {
+    const withZod = [...outputs.keys()].filter((name) =>
+      Object.keys(outputs.get(name)?.inputs ?? {}).some((i) => i.includes("/zod/v4/core/core.js")),
+    );
+    expect(withZod).toHaveLength(1);
+    expect(source(withZod[0] as string)).toContain("globalThis.__zod_globalConfig");
+    expect(source(withZod[0] as string)).toContain("globalConfig.jitless");
+    // ...and nothing bin.js loads before main() runs holds zod.
+    expect(staticClosure("bin.js").has(withZod[0] as string)).toBe(false);
+  });
+
   it("keeps zod's locales out except English", () => {
     const locales = inputsOf(new Set(outputs.keys())).filter((i) => /zod[/\\]v4[/\\]locales[/\\]/.test(i));
     expect(locales.map((i) => basename(i)).sort()).toEqual(["en.js", "index.js"]);
