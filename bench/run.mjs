@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every benchmark in sequence and prints their output (`npm run bench` at the repository root).
-//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|soak|restart-restore|cold-story ...]
+//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|soak|pending-list|restart-restore|cold-story ...]
 //                      [-- options for the selected benchmarks, e.g. -- --runs 3 --reference]
 // With names, runs only those; arguments after `--` are passed to each selected benchmark (`npm run bench --
 // cold-story -- --reference`). The process benchmarks use the built packages: when a dist folder is
@@ -46,6 +46,12 @@ const BENCHMARKS = [
     script: "bench/soak.mjs",
     node: [],
     what: "1,000 question turns: heap after GC, RSS and fds of daemon and child",
+  },
+  {
+    name: "pending-list",
+    script: "bench/pending-list.mjs",
+    node: [],
+    what: "session list with pendingOnDisk, 1k vs 100k-record transcript",
   },
   {
     name: "restart-restore",

@@ -13,6 +13,7 @@ describe("history public API", () => {
         "findRestorablePendingApprovals",
         "historyTailFromRecords",
         "pendingApprovalsFromRecords",
+        "pendingOnDiskCalls",
         "pendingInteractionKindOf",
         "pendingInteractionKinds",
         "toolStartedResultUnknownText",

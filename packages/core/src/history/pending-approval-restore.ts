@@ -13,13 +13,17 @@
 // unknown name, a question with bad arguments, a question while the question switch is off, a reused id)
 // makes the whole batch ineligible, and the batch then goes through ordinary orphan repair.
 import type { Content, FunctionCall, Part } from "../content.js";
+import type { PendingOnDiskKind } from "../protocol/sessions.js";
 import { parseAskUserQuestionParams } from "../tools/ask-user-question-params.js";
 import { ASK_USER_QUESTION_TOOL_NAME } from "../tools/ask-user-question-result.js";
 import { BuiltinToolName } from "../tools/tool-names.js";
 import { TOOL_STARTED_SUBTYPE, ToolStartedData, type TranscriptRecord } from "../transcript/records.js";
 
-/** What waits for a person: a question, or an approval to run a command, edit a file or call an MCP tool. */
-export type PendingInteractionKind = "user_question" | "exec" | "edit" | "mcp";
+/**
+ * What waits for a person: a question, or an approval to run a command, edit a file or call an MCP tool (the
+ * session list's `pendingOnDisk` kinds, defined once in the wire contract).
+ */
+export type PendingInteractionKind = PendingOnDiskKind;
 export type PendingApprovalKind = Exclude<PendingInteractionKind, "user_question">;
 
 /** Names MCP tools get in front of the model (mcp/tool-name.ts). */

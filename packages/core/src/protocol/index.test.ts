@@ -46,6 +46,7 @@ describe("@qwen-daemon/core/protocol", () => {
         "PROMPT_BLOCK_TYPES",
         "PROMPT_ID_META_KEY",
         "PendingInteraction",
+        "PendingOnDiskKind",
         "PendingPrompt",
         "PendingPromptsResponse",
         "PermissionCancelReason",

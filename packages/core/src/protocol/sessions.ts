@@ -103,6 +103,13 @@ export const PendingInteraction = z.discriminatedUnion("kind", [
 ]);
 export type PendingInteraction = z.infer<typeof PendingInteraction>;
 
+/**
+ * What waits in a session on disk: a question (`--restore-ask-user-question`), or an approval to run a command,
+ * edit a file or call an MCP tool (`--restore-pending-approvals`).
+ */
+export const PendingOnDiskKind = z.enum(["user_question", "exec", "edit", "mcp"]);
+export type PendingOnDiskKind = z.infer<typeof PendingOnDiskKind>;
+
 export const TurnError = z.object({ message: z.string(), code: z.string().optional() });
 export type TurnError = z.infer<typeof TurnError>;
 
@@ -129,10 +136,12 @@ export const SessionSummary = z.object({
   turnError: TurnError.optional(),
   pendingInteractions: z.array(PendingInteraction),
   /**
-   * What a session that is only on disk holds unanswered ("user_question", "exec", "edit", "mcp", ...), so a
-   * list can say so before anyone loads it; absent when the daemon does not know (not sent yet: issue 13).
+   * Ours, on sessions that are only on disk: what a load would ask again (one kind per waiting call, in the
+   * model's order), read from the transcript's tail when the list is asked for. Present only when something
+   * waits and the daemon's restore switch for it is on; absent otherwise, and on live sessions (their
+   * `pendingInteractions` say it).
    */
-  pendingOnDisk: z.array(z.string()).optional(),
+  pendingOnDisk: z.array(PendingOnDiskKind).optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

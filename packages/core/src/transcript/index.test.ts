@@ -35,6 +35,9 @@ describe("transcript public API", () => {
         "readTranscript",
         "readTranscriptTail",
         "transcriptLog",
+        "readSessionTrailingTurn",
+        "TrailingTurnCollector",
+        "TRAILING_TURN_MAX_RECORDS",
       ].sort(),
     );
   });

@@ -5,3 +5,4 @@ export * from "./reader.js";
 export * from "./records.js";
 export * from "./session-list.js";
 export * from "./session-transcript.js";
+export * from "./trailing-turn.js";

@@ -44,6 +44,18 @@ describe("coreSessionStore", () => {
     expect((await store.readRecords(cwd, "s-1", 1))?.map((r) => r.uuid)).toEqual(["u2"]);
   });
 
+  it("reads the trailing turn from the end of the transcript", async () => {
+    const store = coreSessionStore(jsonlSessionStorage(home()));
+    // The fixture's records do not link (parentUuid null), so the window is there but not certain.
+    expect(await store.readTrailingTurn(cwd, "s-1")).toMatchObject({
+      records: [expect.objectContaining({ uuid: "u2" })],
+      certain: false,
+      tornTail: true,
+    });
+    expect(await store.readTrailingTurn(cwd, "nope")).toBeUndefined();
+    expect(await store.readTrailingTurn(cwd, "../../etc/passwd")).toBeUndefined();
+  });
+
   it("reads the prompt ledger the child wrote; none (or an invalid id) is no entries", async () => {
     const root = home();
     const ledger = PromptLedger.forSession(

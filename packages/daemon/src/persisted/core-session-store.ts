@@ -4,6 +4,7 @@ import {
   isValidSessionId,
   listPersistedSessions,
   PromptLedger,
+  readSessionTrailingTurn,
   readSessionTranscript,
   readSessionTranscriptTail,
   type SessionStorage,
@@ -29,6 +30,15 @@ export function coreSessionStore(storage: SessionStorage): SessionStore {
             ? await readSessionTranscript(location)
             : await readSessionTranscriptTail(location, limit);
         return result.records;
+      } catch (error) {
+        if (error instanceof TranscriptNotFoundError) return undefined;
+        throw error;
+      }
+    },
+    async readTrailingTurn(cwd, sessionId) {
+      if (!isValidSessionId(sessionId)) return undefined;
+      try {
+        return await readSessionTrailingTurn({ storage, cwd, sessionId });
       } catch (error) {
         if (error instanceof TranscriptNotFoundError) return undefined;
         throw error;

@@ -103,6 +103,7 @@ describe("POST /session", () => {
         get: async (_cwd, id) =>
           id === "on-disk" ? { sessionId: id, createdAt: "x", updatedAt: "x" } : undefined,
         readRecords: async () => undefined,
+        readTrailingTurn: async () => undefined,
         readPromptLedger: async () => [],
       },
     });

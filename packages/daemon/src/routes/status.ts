@@ -9,6 +9,7 @@ import { cwdNotAbsolute, invalidPageQuery, workspaceMismatch } from "../http/err
 import { assertSessionId } from "../sessions/session-lookup.js";
 import type { Sessions } from "../sessions/sessions.js";
 import { summarizeLiveSession } from "../status/live-summary.js";
+import { markPendingOnDisk, type PendingOnDiskDeps } from "../status/pending-on-disk.js";
 import { persistedSessionSummary } from "../status/session-summary.js";
 import {
   DEFAULT_PAGE_SIZE,
@@ -38,8 +39,18 @@ export function statusRoutes(sessions: Sessions): Hono {
       const persisted = (await sessions.store.list(sessions.workspace)).map((p) =>
         persistedSessionSummary(p, sessions.workspace),
       );
-      return c.json(paginate(mergeSessionSummaries(live, persisted), size, offset));
+      const page = paginate(mergeSessionSummaries(live, persisted), size, offset);
+      return c.json(await markPendingOnDisk(page, sessions.workspace, pendingOnDiskDeps(sessions)));
     });
+}
+
+function pendingOnDiskDeps(sessions: Sessions): PendingOnDiskDeps {
+  return {
+    store: sessions.store,
+    journal: sessions.options.answerJournal,
+    switches: { questions: sessions.restoreAskUserQuestion, approvals: sessions.restorePendingApprovals },
+    log: sessions.options.log,
+  };
 }
 
 function parseSize(raw: string | undefined): number {

@@ -1,0 +1,72 @@
+// What waits on disk is visible (issue 13): after the daemon and its children are SIGKILLed while a question
+// is shown, a restarted daemon lists the session with `pendingOnDisk: ["user_question"]` before anyone loads
+// it, read from the transcript's tail when the list is asked for. A session whose question was answered has no
+// marker, and a daemon whose question restore is off marks nothing (its load would not ask again).
+import { describe, expect, it } from "vitest";
+import type { DaemonProcess } from "./harness/daemon-process.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
+import { askQuestion, DEFAULT_ASK_PROMPT } from "./harness/question-scenario.js";
+import { createSession, openEvents, sendPrompt, submitAnswers, vote } from "./harness/session-api.js";
+
+const world = useE2eWorld();
+
+type Listed = { sessionId: string; live?: boolean; clientCount: number; pendingOnDisk?: string[] };
+
+async function listed(daemon: DaemonProcess): Promise<Map<string, Listed>> {
+  const res = await daemon.json<{ sessions: Listed[] }>(
+    "GET",
+    `/workspace/${encodeURIComponent(world.env.workspace)}/sessions`,
+  );
+  expect(res.status).toBe(200);
+  return new Map(res.body.sessions.map((s) => [s.sessionId, s]));
+}
+
+describe("pendingOnDisk after a crash", () => {
+  it("marks the session whose question was showing, not the one whose question was answered", async () => {
+    const first = await world.env.startDaemon(["--restore-ask-user-question"]);
+
+    // Session 1: asked and answered; its turn completes.
+    const answered = await askQuestion(first);
+    expect(
+      await vote(
+        first,
+        answered.sessionId,
+        answered.requestId,
+        answered.clientId,
+        submitAnswers({ "0": "Red" }),
+      ),
+    ).toEqual({ status: 200, body: {} });
+    await answered.events.waitForEvent("turn_complete");
+    await answered.events.close();
+
+    // Session 2 (its own thread): the question is showing when everything is killed.
+    const waiting = await createSession(first, { sessionScope: "thread" });
+    const events = await openEvents(first, waiting.sessionId);
+    await sendPrompt(first, waiting.sessionId, waiting.clientId, DEFAULT_ASK_PROMPT);
+    await events.waitForEvent("permission_request");
+    // While live, the list says it through pendingInteractions, not pendingOnDisk.
+    const live = (await listed(first)).get(waiting.sessionId);
+    expect(live).toMatchObject({ live: true });
+    expect(live?.pendingOnDisk).toBeUndefined();
+    await events.close();
+    await first.kill9();
+
+    const second = await world.env.startDaemon(["--restore-ask-user-question"]);
+    // No load, no resume, no subscription: only the list.
+    const after = await listed(second);
+    expect(after.get(waiting.sessionId)).toMatchObject({
+      live: false,
+      clientCount: 0,
+      pendingOnDisk: ["user_question"],
+    });
+    expect(after.get(answered.sessionId)).toMatchObject({ live: false, clientCount: 0 });
+    expect(after.get(answered.sessionId)?.pendingOnDisk).toBeUndefined();
+    await second.kill9();
+
+    // The same files under a daemon without the question restore: its load would not ask, so no marker.
+    const third = await world.env.startDaemon([]);
+    const off = await listed(third);
+    expect(off.get(waiting.sessionId)).toMatchObject({ live: false });
+    expect(off.get(waiting.sessionId)?.pendingOnDisk).toBeUndefined();
+  });
+});
