@@ -1,114 +1,42 @@
 // One agent session (one per ACP session): the chat, its transcript and prompt ledger, and the three ways a
 // turn starts: a user prompt, a restored question (RESTORE-SPEC step 5) and "continue" after an interruption.
 // One prompt at a time: a second call while one runs throws SessionBusyError (the host queues).
-import type { Config } from "../config.js";
 import type { FunctionCall, Part } from "../content.js";
 import {
   findRestorableAskUserQuestion,
   restorableAskUserQuestionCallIds,
 } from "../history/ask-user-question-restore.js";
 import { classifySessionTail } from "../history/session-recovery.js";
-import type { ModelProvider } from "../model/provider.js";
-import type { TurnInterruption } from "../protocol/methods.js";
-import type { SessionStorage } from "../storage/session-storage.js";
-import type { ToolRegistry } from "../tools/registry.js";
 import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
-import {
-  DAEMON_LOST,
-  type LedgerEntryDetails,
-  type LedgerTerminalState,
-  PromptLedger,
-} from "../transcript/ledger.js";
+import { DAEMON_LOST, PromptLedger } from "../transcript/ledger.js";
 import { readSessionTranscript } from "../transcript/reader.js";
 import { type LedgerEntry, SESSION_CREATED_SUBTYPE, type TranscriptRecord } from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
+import { SessionBusyError, SessionClosedError, SessionExistsError } from "./agent-session-errors.js";
+import {
+  type AgentPromptOptions,
+  type AgentSessionLoadOptions,
+  type AgentSessionOptions,
+  type ContinueResult,
+  ledgerOptionsOf,
+  transcriptOptionsOf,
+} from "./agent-session-options.js";
 import { type AnsweredBatch, answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
 import { Chat } from "./chat.js";
-import type {
-  AgentEvent,
-  BeforeExecuteHook,
-  ConfirmationHandler,
-  SessionToolContext,
-  StopReason,
-} from "./contract.js";
-import { SessionClosedAbort } from "./contract.js";
+import type { BeforeExecuteHook, SessionToolContext, StopReason } from "./contract.js";
+import { hostLost, ledgerTerminal } from "./prompt-outcome.js";
 import { DEFAULT_MAX_TURNS, runTurn, type TurnOutcome, type TurnStart } from "./turn-loop.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
-export interface AgentSessionOptions {
-  sessionId: string;
-  /** Absolute workspace root. */
-  cwd: string;
-  /** Where the transcript and prompt ledger are kept (openSessionStorage(QWEN_HOME) in production). */
-  storage: SessionStorage;
-  provider: ModelProvider;
-  config: Config;
-  /** Tools offered to the model; ask_user_question only when the host can collect answers. */
-  tools: ToolRegistry;
-  /** The host maps these to ACP session/update. */
-  onEvent: (event: AgentEvent) => void;
-  /** The host maps this to ACP session/request_permission. */
-  confirm: ConfirmationHandler;
-  /** Asked right before each tool execute, after confirmation (the host's policy, e.g. a daemon's guard). */
-  beforeExecute?: BeforeExecuteHook<SessionToolContext>;
-  clock?: () => Date;
-  /** Model requests per turn (default DEFAULT_MAX_TURNS). */
-  maxTurns?: number;
-  systemInstruction?: string;
-  /** Written in every transcript record. */
-  version?: string;
-}
-
-export interface AgentSessionLoadOptions extends AgentSessionOptions {
-  /**
-   * The host will not re-hang a question on this load (no client attached, fork restore): the history is
-   * then fully repaired, in step with a replay that finalizes the question as failed.
-   */
-  suppressRestore?: boolean;
-  /**
-   * Answers the host already holds for questions of the trailing batch (acknowledged before a crash), by
-   * call id. With the restore switch on, a batch that will not be re-asked is closed with them on load
-   * (see answered-batch.ts), so an acknowledged answer reaches the model whatever the batch held.
-   */
-  givenAnswers?: ReadonlyMap<string, GivenAnswer>;
-}
-
-export interface AgentPromptOptions {
-  promptId: string;
-  signal: AbortSignal;
-}
-
-export type { TurnInterruption };
-
-export interface ContinueResult {
-  accepted: boolean;
-  interruption: TurnInterruption;
-  stopReason?: StopReason;
-}
-
-/** A prompt arrived while another one runs in the same session. */
-export class SessionBusyError extends Error {
-  override readonly name = "SessionBusyError";
-  constructor(readonly sessionId: string) {
-    super(`Session ${sessionId} is already running a prompt; wait for it to end (the host queues prompts).`);
-  }
-}
-
-export class SessionClosedError extends Error {
-  override readonly name = "SessionClosedError";
-  constructor(readonly sessionId: string) {
-    super(`Session ${sessionId} is closed.`);
-  }
-}
-
-/** The session already has a transcript; load it instead of creating it anew. */
-export class SessionExistsError extends Error {
-  override readonly name = "SessionExistsError";
-  constructor(readonly sessionId: string) {
-    super(`Session ${sessionId} already has a transcript.`);
-  }
-}
+export { SessionBusyError, SessionClosedError, SessionExistsError } from "./agent-session-errors.js";
+export type {
+  AgentPromptOptions,
+  AgentSessionLoadOptions,
+  AgentSessionOptions,
+  ContinueResult,
+  TurnInterruption,
+} from "./agent-session-options.js";
 
 export class AgentSession {
   readonly sessionId: string;
@@ -153,9 +81,9 @@ export class AgentSession {
   static async create(opts: AgentSessionOptions): Promise<AgentSession> {
     const location = { storage: opts.storage, cwd: opts.cwd, sessionId: opts.sessionId };
     if (await SessionTranscript.exists(location)) throw new SessionExistsError(opts.sessionId);
-    const transcript = await SessionTranscript.open(transcriptOptions(opts));
+    const transcript = await SessionTranscript.open(transcriptOptionsOf(opts));
     const created = await transcript.appendSystem(SESSION_CREATED_SUBTYPE, undefined, { durable: true });
-    const ledger = PromptLedger.forSession(location, ledgerOptions(opts));
+    const ledger = PromptLedger.forSession(location, ledgerOptionsOf(opts));
     // A ledger without a transcript: the session was created before under this id and never saved (a crash
     // between a prompt's ledger entry and its first record); what it left in flight is closed as lost now, so
     // no prompt stays in flight forever.
@@ -177,7 +105,7 @@ export class AgentSession {
       (opts.config.getRestoreAskUserQuestion() || opts.config.getPreserveRestorableAskUserQuestion());
     const restorableIds = restorableAskUserQuestionCallIds(history.at(-1));
     const preserveCallIds = preserve ? restorableIds : undefined;
-    const transcript = await SessionTranscript.open(transcriptOptions(opts));
+    const transcript = await SessionTranscript.open(transcriptOptionsOf(opts));
     let heldAnswers: ReadonlyMap<string, GivenAnswer> | undefined;
     if (preserveCallIds === undefined && opts.givenAnswers && opts.config.getRestoreAskUserQuestion()) {
       const batch = answeredBatchResults(history, opts.givenAnswers);
@@ -191,7 +119,7 @@ export class AgentSession {
       }
     }
     const chat = Chat.start(history, preserveCallIds ? { preserveCallIds } : {});
-    const ledger = PromptLedger.forSession(opts, ledgerOptions(opts));
+    const ledger = PromptLedger.forSession(opts, ledgerOptionsOf(opts));
     const session = new AgentSession(opts, { chat, transcript, ledger, records }, true, heldAnswers);
     if (!session.restorableQuestion()) await session.closeInterruptedPrompts();
     return session;
@@ -407,41 +335,4 @@ async function appendBatch(
 
 function bindPrompt(hook: BeforeExecuteHook<SessionToolContext>, promptId: string): BeforeExecuteHook {
   return (call, ctx) => hook(call, { ...ctx, promptId });
-}
-
-/**
- * True when the prompt was cut short because the host's connection ended (its daemon died or went away).
- * Nothing more is written about the turn then, neither a turn_result nor a ledger terminal, so the disk is the
- * same whether this process saw the end of its input or was killed first: the transcript ends in the
- * question's call and the prompt is in flight, which is exactly what a later load restores from.
- */
-function hostLost(signal: AbortSignal): boolean {
-  return signal.reason instanceof SessionClosedAbort && signal.reason.code === "daemon_lost";
-}
-
-function ledgerTerminal(
-  outcome: TurnOutcome,
-  signal: AbortSignal,
-): [LedgerTerminalState, LedgerEntryDetails] {
-  // The session was closed: nobody cancelled this prompt, it was cut short.
-  if (signal.reason instanceof SessionClosedAbort) return ["interrupted", { code: signal.reason.code }];
-  const { stopReason } = outcome;
-  if (stopReason === "cancelled") return ["cancelled", { stopReason }];
-  // The question was never answered: the prompt did not complete, and the call waits on disk for a restore.
-  if (outcome.unattended) return ["interrupted", { stopReason, code: outcome.unattended }];
-  return ["completed", { stopReason }];
-}
-
-function transcriptOptions(opts: AgentSessionOptions) {
-  return {
-    storage: opts.storage,
-    cwd: opts.cwd,
-    sessionId: opts.sessionId,
-    ...(opts.version === undefined ? {} : { version: opts.version }),
-    ...(opts.clock === undefined ? {} : { now: opts.clock }),
-  };
-}
-
-function ledgerOptions(opts: AgentSessionOptions) {
-  return opts.clock === undefined ? {} : { now: opts.clock };
 }
