@@ -2,7 +2,6 @@
 // before a handler runs; errors thrown here become JSON-RPC errors in the SDK's one wrapper; an unknown
 // method is answered -32601 by the SDK and never reaches us.
 import { randomUUID } from "node:crypto";
-import { isAbsolute } from "node:path";
 import {
   type AgentApp,
   type AgentContext,
@@ -12,7 +11,6 @@ import {
   methods,
   PROTOCOL_VERSION,
   RequestError,
-  type SessionInfo,
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import { type BeforeExecuteHook, isValidSessionId, type SessionToolContext } from "@qwen-daemon/core";
@@ -32,6 +30,7 @@ import {
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import { type ClientServices, clientServicesOf, NO_CLIENT_SERVICES } from "./client-services.js";
+import { extensionHandlers } from "./extension-handlers.js";
 import {
   INVALID_PARENT_CAPABILITY_TEXT,
   type PrivateParentEnv,
@@ -44,9 +43,10 @@ import type { Logger } from "./logger.js";
 import type { AcpChildOptions } from "./options.js";
 import { promptToParts } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
-import { continueDecision, replaySkipIds, shouldHintRestore } from "./restore.js";
+import { replaySkipIds, shouldHintRestore } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
+import { listSessions, requireAbsolute } from "./session-listing.js";
 import { isApprovalMode, modeState } from "./session-modes.js";
 
 export interface AcpAgentDeps {
@@ -359,42 +359,14 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       sessions.get(params.sessionId)?.cancel();
     });
 
-  // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
-  const loadUpdates = async (params: LoadUpdatesParams) => {
-    const live = await settledSession(params.sessionId);
-    if (live) {
-      const records = live.agent.records();
-      return {
-        updates: replayUpdates(records, {
-          finalizeDangling: !live.promptActive,
-          describe: describe(live.cwd),
-        }),
-      };
-    }
-    if (!isValidSessionId(params.sessionId)) {
-      throw RequestError.invalidParams({ sessionId: params.sessionId }, "Invalid session id");
-    }
-    const cwd = params.cwd ?? deps.defaultCwd;
-    requireAbsolute(cwd);
-    const records = await runtime.readRecords(cwd, params.sessionId);
-    if (!records) return { updates: [] };
-    return { updates: replayUpdates(records, { finalizeDangling: true, describe: describe(cwd) }) };
-  };
-
-  const sessionContinue = async (params: SessionContinueParams) => {
-    const session = await settledSession(params.sessionId);
-    if (!session) throw RequestError.sessionNotFound(params.sessionId);
-    const decision = continueDecision({
-      restoreSwitch,
-      restorable: () => session.agent.restorableQuestion() !== undefined,
-      promptActive: session.promptActive,
-      records: session.agent.records(),
-    });
-    log.info(
-      `continue ${params.sessionId}: accepted=${decision.accepted} interruption=${decision.interruption}`,
-    );
-    return decision;
-  };
+  const { loadUpdates, sessionContinue } = extensionHandlers({
+    runtime,
+    log,
+    defaultCwd: deps.defaultCwd,
+    restoreSwitch,
+    settledSession,
+    describe,
+  });
 
   // Each extension answers under qwen's name (what the reference daemon sends) and the spec's `_` name.
   for (const names of [ExtensionMethod, SpecExtensionMethod]) {
@@ -411,24 +383,4 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       await Promise.all(all.map((session) => session.close(code)));
     },
   };
-}
-
-function requireAbsolute(cwd: string): void {
-  if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
-}
-
-/** Persisted sessions of the workspace, plus live ones that have nothing on disk yet. */
-async function listSessions(
-  runtime: AgentRuntime,
-  live: ReadonlyMap<string, AcpSession>,
-  cwd: string,
-): Promise<SessionInfo[]> {
-  const persisted = await runtime.listSessions(cwd);
-  const known = new Set(persisted.map((s) => s.sessionId));
-  const fresh: SessionInfo[] = [];
-  for (const session of live.values()) {
-    if (session.cwd === cwd && !known.has(session.sessionId))
-      fresh.push({ sessionId: session.sessionId, cwd });
-  }
-  return [...fresh, ...persisted];
 }

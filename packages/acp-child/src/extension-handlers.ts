@@ -1,0 +1,70 @@
+// The child's extension methods (loadUpdates, sessionContinue), answered under qwen's name and the spec's
+// `_` name (agent.ts registers both). Both read a session without changing it.
+import { RequestError } from "@agentclientprotocol/sdk";
+import { isValidSessionId, type ToolCallDescription } from "@qwen-daemon/core";
+import type { LoadUpdatesParams, SessionContinueParams } from "@qwen-daemon/core/protocol";
+import type { Logger } from "./logger.js";
+import { replayUpdates } from "./replay.js";
+import { continueDecision } from "./restore.js";
+import type { AgentRuntime } from "./runtime.js";
+import type { AcpSession } from "./session.js";
+import { requireAbsolute } from "./session-listing.js";
+
+export interface ExtensionHandlerDeps {
+  runtime: AgentRuntime;
+  log: Logger;
+  /** Workspace for a loadUpdates that names none. */
+  defaultCwd: string;
+  restoreSwitch: boolean;
+  /** The live session once any load of it in progress has settled (agent.ts). */
+  settledSession(sessionId: string): Promise<AcpSession | undefined>;
+  describe(cwd: string): (name: string, args: Record<string, unknown>) => ToolCallDescription;
+}
+
+export function extensionHandlers({
+  runtime,
+  log,
+  defaultCwd,
+  restoreSwitch,
+  settledSession,
+  describe,
+}: ExtensionHandlerDeps) {
+  // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
+  const loadUpdates = async (params: LoadUpdatesParams) => {
+    const live = await settledSession(params.sessionId);
+    if (live) {
+      const records = live.agent.records();
+      return {
+        updates: replayUpdates(records, {
+          finalizeDangling: !live.promptActive,
+          describe: describe(live.cwd),
+        }),
+      };
+    }
+    if (!isValidSessionId(params.sessionId)) {
+      throw RequestError.invalidParams({ sessionId: params.sessionId }, "Invalid session id");
+    }
+    const cwd = params.cwd ?? defaultCwd;
+    requireAbsolute(cwd);
+    const records = await runtime.readRecords(cwd, params.sessionId);
+    if (!records) return { updates: [] };
+    return { updates: replayUpdates(records, { finalizeDangling: true, describe: describe(cwd) }) };
+  };
+
+  const sessionContinue = async (params: SessionContinueParams) => {
+    const session = await settledSession(params.sessionId);
+    if (!session) throw RequestError.sessionNotFound(params.sessionId);
+    const decision = continueDecision({
+      restoreSwitch,
+      restorable: () => session.agent.restorableQuestion() !== undefined,
+      promptActive: session.promptActive,
+      records: session.agent.records(),
+    });
+    log.info(
+      `continue ${params.sessionId}: accepted=${decision.accepted} interruption=${decision.interruption}`,
+    );
+    return decision;
+  };
+
+  return { loadUpdates, sessionContinue };
+}
