@@ -76,10 +76,10 @@ function attachForOpen(
   action: OpenAction,
   session: LiveSession,
   requested: string | undefined,
-  restored: boolean,
+  fromDisk: boolean,
 ): OpenResult {
   return {
-    ...session.attach(requested, restored),
+    ...session.attach(requested, fromDisk),
     hasActivePrompt: session.hasActivePrompt,
     ...(action === "load" ? { compactedReplay: [...session.replay] } : {}),
     lastEventId: session.historyLastEventId,
@@ -262,7 +262,7 @@ async function readPromptTerminals(
   return promptTerminalsOf(ledger ?? [], neverStarted);
 }
 
-/** What the transcript says about a session being restored (undefined when unreadable: logged). */
+/** What the transcript says about a session being opened (undefined when unreadable: logged). */
 async function readPersistedSession(
   sessions: Sessions,
   cwd: string,
