@@ -1,6 +1,7 @@
 // The permission mediator: the state machine of pending requests and the votes that settle them. The
 // shapes it works with live beside it (pending-request.ts, vote-result.ts, mediator-options.ts), as do the
-// policies it judges by (policies.ts); the shapes are re-exported here so importers keep one address.
+// judgement of a vote (vote-judgement.ts), the events it publishes (permission-events.ts) and the policies
+// it judges by (policies.ts); the shapes are re-exported here so importers keep one address.
 import type { ForbiddenReason } from "@qwen-daemon/core/protocol";
 import { type DaemonEventData, DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { Clock } from "../events/clock.js";
@@ -17,10 +18,18 @@ import {
   permissionRequestData,
   publicView,
 } from "./pending-request.js";
-import { DEFAULT_PERMISSION_POLICY, permissionPolicy, policyRefusal } from "./policies.js";
+import {
+  ANSWER_JOURNAL_SOURCE,
+  alreadyResolvedEvent,
+  forbiddenEvent,
+  partialVoteEvent,
+  resolvedEvent,
+} from "./permission-events.js";
+import { DEFAULT_PERMISSION_POLICY, permissionPolicy } from "./policies.js";
 import { PermissionPolicy } from "./policy.js";
 import { ResolvedRequests } from "./resolved-requests.js";
 import type { CancelReason, PermissionDecision } from "./vote.js";
+import { judgeVote } from "./vote-judgement.js";
 import {
   forbiddenResult,
   invalidOptionResult,
@@ -37,10 +46,8 @@ export {
   type PendingPermission,
   type PermissionRequest,
 } from "./pending-request.js";
+export { ANSWER_JOURNAL_SOURCE } from "./permission-events.js";
 export type { PermissionVote, VoteCheck, VoteResult } from "./vote-result.js";
-
-/** How a `permission_resolved` (and its audit entry) marks a decision replayed from the answer journal. */
-export const ANSWER_JOURNAL_SOURCE = "answer_journal";
 
 /**
  * Decides who may answer the agent's permission requests (tool approvals and
@@ -174,19 +181,8 @@ export class PermissionMediator {
       const progress = (entry.tally as ConsensusTally).cast(v.clientId as string, optionId);
       if (!progress.decided) {
         this.#record(entry, "voted", { ...voterFields(v), optionId, reason: "partial" });
-        this.#safeEmit(
-          entry.sessionId,
-          DaemonEventType.permissionPartialVote,
-          {
-            requestId: entry.requestId,
-            sessionId: entry.sessionId,
-            votesReceived: progress.votesReceived,
-            votesNeeded: progress.votesNeeded,
-            quorum: progress.quorum,
-            optionTallies: progress.optionTallies,
-          },
-          entry.promptId !== undefined ? { promptId: entry.promptId } : {},
-        );
+        const { data, extra } = partialVoteEvent(entry, progress);
+        this.#safeEmit(entry.sessionId, DaemonEventType.permissionPartialVote, data, extra);
         return { status: 200, kind: "recorded", body: {} };
       }
       // (wouldDecide and cast count alike, so this only runs if they ever disagree: the quorum wins.)
@@ -304,17 +300,8 @@ export class PermissionMediator {
         ? this.#resolved.get(v.sessionId, v.requestId)
         : this.#resolved.findByRequestId(v.requestId);
     if (prior !== undefined) {
-      this.#safeEmit(
-        prior.sessionId,
-        DaemonEventType.permissionAlreadyResolved,
-        {
-          requestId: prior.requestId,
-          sessionId: prior.sessionId,
-          outcome: prior.outcome,
-          ...(prior.reason !== undefined ? { reason: prior.reason } : {}),
-        },
-        prior.promptId !== undefined ? { promptId: prior.promptId } : {},
-      );
+      const { data, extra } = alreadyResolvedEvent(prior);
+      this.#safeEmit(prior.sessionId, DaemonEventType.permissionAlreadyResolved, data, extra);
     }
     return notPendingResult(v, prior !== undefined);
   }
@@ -328,46 +315,16 @@ export class PermissionMediator {
   ): { refused: VoteResult } | { entry: PendingEntry; partial: boolean; decision: PermissionDecision } {
     const entry = this.#findPending(v.sessionId, v.requestId);
     if (entry === undefined) return { refused: this.#notPending(v) };
-    const voter = v.clientId !== undefined ? { voterClientId: v.clientId } : {};
-    if (v.outcome.outcome === "cancelled") {
-      return {
-        entry,
-        partial: false,
-        decision: { outcome: { outcome: "cancelled" }, reason: "user", ...voter },
-      };
-    }
-    const { optionId } = v.outcome;
-    if (!entry.optionIds.has(optionId)) {
-      return { refused: invalidOptionResult(entry, optionId) };
-    }
-    const forbidden = policyRefusal(entry, v);
-    if (forbidden !== undefined) return { refused: this.#forbid(entry, v, forbidden) };
-    return {
-      entry,
-      // A consensus vote that does not reach the quorum is only counted; `decision` is what it settles if it does.
-      partial: entry.tally !== undefined && !entry.tally.wouldDecide(v.clientId as string, optionId),
-      // Under consensus the answers of the vote that reached the quorum are the ones used.
-      decision: {
-        outcome: { outcome: "selected", optionId },
-        ...(v.answers !== undefined ? { answers: v.answers } : {}),
-        ...voter,
-      },
-    };
+    const judged = judgeVote(entry, v);
+    if (judged.refused === "invalid_option") return { refused: invalidOptionResult(entry, judged.optionId) };
+    if (judged.refused === "forbidden") return { refused: this.#forbid(entry, v, judged.reason) };
+    return { entry, partial: judged.partial, decision: judged.decision };
   }
 
   #forbid(entry: PendingEntry, v: PermissionVote, reason: ForbiddenReason): VoteResult {
     this.#record(entry, "forbidden", { ...voterFields(v), reason });
-    this.#safeEmit(
-      entry.sessionId,
-      DaemonEventType.permissionForbidden,
-      {
-        requestId: entry.requestId,
-        sessionId: entry.sessionId,
-        ...(v.clientId !== undefined ? { clientId: v.clientId } : {}),
-        reason,
-      },
-      entry.promptId !== undefined ? { promptId: entry.promptId } : {},
-    );
+    const { data, extra } = forbiddenEvent(entry, v.clientId, reason);
+    this.#safeEmit(entry.sessionId, DaemonEventType.permissionForbidden, data, extra);
     return forbiddenResult(entry, reason);
   }
 
@@ -403,27 +360,8 @@ export class PermissionMediator {
       ...(decision.voterClientId !== undefined ? { clientId: decision.voterClientId } : {}),
       ...(source !== undefined ? { source } : {}),
     });
-    const voter = decision.voterClientId;
-    this.#safeEmit(
-      entry.sessionId,
-      DaemonEventType.permissionResolved,
-      {
-        requestId: entry.requestId,
-        sessionId: entry.sessionId,
-        outcome: decision.outcome,
-        ...(voter !== undefined ? { voterClientId: voter } : {}),
-        // Ours: the answers that resolved a question, so every client can show what was answered.
-        ...(decision.answers !== undefined ? { answers: decision.answers } : {}),
-        ...(reason !== undefined ? { reason } : {}),
-        ...(source !== undefined ? { source } : {}),
-      },
-      {
-        ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
-        // Wire compatibility with the reference: on permission_resolved the envelope's
-        // originatorClientId is the VOTER (an alias of data.voterClientId), not the prompt's client.
-        ...(voter !== undefined ? { originatorClientId: voter } : {}),
-      },
-    );
+    const { data, extra } = resolvedEvent(entry, decision, source);
+    this.#safeEmit(entry.sessionId, DaemonEventType.permissionResolved, data, extra);
     entry.settle(decision);
   }
 
