@@ -1,7 +1,12 @@
 // ask_user_question cards: what the questions are, and the vote body that answers them. The daemon
 // expects `answers` keyed by question index ("0", "1", ...), each a free-text string; a multi-select
 // answer is its labels joined with ", " (what the reference CLI sends), an "Other" answer is the text typed.
-import { isQuestionToolCall, QUESTIONS_META_KEY, toolCallQuestions } from "@qwen-daemon/core/protocol";
+import {
+  isQuestionToolCall,
+  type PermissionVoteBody,
+  QUESTIONS_META_KEY,
+  toolCallQuestions,
+} from "@qwen-daemon/core/protocol";
 import type { PermissionOption, PermissionRequest } from "../net/daemon-event.js";
 import { list, record, text } from "../net/read.js";
 
@@ -94,10 +99,8 @@ export function optionLabel(option: PermissionOption): string {
   return option.name ?? option.label ?? option.optionId;
 }
 
-export type VoteBody = {
-  outcome: { outcome: "selected"; optionId: string };
-  answers?: Record<string, string>;
-};
+/** A vote that picks an option (the contract's PermissionVoteBody, never a cancel here). */
+export type VoteBody = PermissionVoteBody & { outcome: { outcome: "selected" } };
 
 /**
  * The body of `POST /session/:id/permission/:requestId`.

@@ -2,7 +2,7 @@
 // what each failure means (the daemon is away: pause and keep the draft; the session was lost: reload it;
 // the request is gone: drop its card). The controller hands each action the little it needs (ActionHost).
 
-import type { PromptAccepted } from "@qwen-daemon/core/protocol";
+import type { PermissionVoteBody, PromptAccepted, PromptBody } from "@qwen-daemon/core/protocol";
 import type { PermissionOption } from "../interactions/answers.js";
 import type { Drafts } from "../interactions/drafts.js";
 import { type Api, ApiError, sessionPath } from "../net/api.js";
@@ -28,7 +28,7 @@ export type ActionHost = {
 export async function sendPrompt(host: ActionHost, text: string): Promise<boolean> {
   const { sessionId, model } = host;
   if (!text.trim() || !sessionId || !host.canAct) return false;
-  const body = { prompt: [{ type: "text", text }] };
+  const body: PromptBody = { prompt: [{ type: "text", text }] };
   try {
     const res = await host.api.request<PromptAccepted>(
       "POST",
@@ -81,7 +81,7 @@ export async function sendVote(
     await host.api.request(
       "POST",
       sessionPath(sessionId, `permission/${encodeURIComponent(requestId)}`),
-      { outcome, ...(answers ? { answers } : {}) },
+      { outcome, ...(answers ? { answers } : {}) } satisfies PermissionVoteBody,
       host.clientId,
     );
     // 200 means the answer is durable: the card can go even if the resolved event is still on its way.
@@ -110,4 +110,10 @@ export async function sendVote(
       model.setCard(requestId, { sending: false, error: `Could not send your answer: ${describe(error)}` });
     }
   }
+}
+
+/** A session's name from its first message: the message's first line, clipped. */
+export function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
