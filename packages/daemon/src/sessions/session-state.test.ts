@@ -14,7 +14,13 @@ describe("nextState", () => {
   });
 
   it("throws on every other move (a session never reopens, nor closes twice)", () => {
-    const allowed = new Set(["opening:opened", "live:close", "closing:closed", "opening:closed", "live:closed"]);
+    const allowed = new Set([
+      "opening:opened",
+      "live:close",
+      "closing:closed",
+      "opening:closed",
+      "live:closed",
+    ]);
     for (const state of states) {
       for (const transition of transitions) {
         if (allowed.has(`${state}:${transition}`)) continue;
