@@ -93,7 +93,7 @@ export function createCoreRuntime({
       await mcp?.close();
       throw error;
     }
-    warmUp(tools);
+    warmUp(tools, load ? "load" : "new");
     let disposed: Promise<void> | undefined;
     return {
       agent,
