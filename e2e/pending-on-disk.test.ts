@@ -1,7 +1,8 @@
 // What waits on disk is visible (issue 13): after the daemon and its children are SIGKILLed while a question
 // is shown, a restarted daemon lists the session with `pendingOnDisk: ["user_question"]` before anyone loads
 // it, read from the transcript's tail when the list is asked for. A session whose question was answered has no
-// marker, and a daemon whose question restore is off marks nothing (its load would not ask again).
+// marker (`[]`: checked, nothing waits), and a daemon whose question restore is off leaves the field out (its
+// load would not ask again).
 import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
 import { useE2eWorld } from "./harness/e2e-world.js";
@@ -60,7 +61,8 @@ describe("pendingOnDisk after a crash", () => {
       pendingOnDisk: ["user_question"],
     });
     expect(after.get(answered.sessionId)).toMatchObject({ live: false, clientCount: 0 });
-    expect(after.get(answered.sessionId)?.pendingOnDisk).toBeUndefined();
+    // Checked, and nothing waits there.
+    expect(after.get(answered.sessionId)?.pendingOnDisk).toEqual([]);
     await second.kill9();
 
     // The same files under a daemon without the question restore: its load would not ask, so no marker.

@@ -54,4 +54,50 @@ describe("SessionDirectory", () => {
     expect(dir.sessions.map((s) => s.sessionId)).toEqual(["a"]);
     expect(dir.error).toBeUndefined();
   });
+
+  it("never lets a listing answered late replace a newer one (the open session stays listed)", async () => {
+    const api = new FakeApi();
+    const dir = new SessionDirectory(
+      api,
+      new WaitingMemory(undefined, () => 0),
+      new ManualClock(),
+      () => "/ws",
+    );
+    // The first listing (at boot, before the session existed) is slow and answers last.
+    let answerStale: (page: unknown) => void = () => {};
+    api.on(LIST, () => new Promise((resolve) => (answerStale = resolve)));
+    const stale = dir.refresh();
+    await settle();
+    api.on(LIST, () => ({ sessions: [{ sessionId: "new", live: true }] }));
+    await dir.refresh();
+    answerStale({ sessions: [] });
+    await stale;
+    expect(dir.sessions.map((s) => s.sessionId)).toEqual(["new"]);
+  });
+
+  it("lists a session this page just created at once, before the next listing", async () => {
+    const api = new FakeApi();
+    const dir = new SessionDirectory(
+      api,
+      new WaitingMemory(undefined, () => 0),
+      new ManualClock(),
+      () => "/ws",
+    );
+    api.on(LIST, () => ({ sessions: [{ sessionId: "old", live: false }] }));
+    await dir.refresh();
+    let answerStale: (page: unknown) => void = () => {};
+    api.on(LIST, () => new Promise((resolve) => (answerStale = resolve)));
+    const inFlight = dir.refresh();
+    await settle();
+    const changes: string[] = [];
+    dir.subscribe((e) => changes.push(e.type));
+    dir.noteCreated({ sessionId: "new", workspaceCwd: "/ws", createdAt: "2026-01-01T00:00:00.000Z" });
+    expect(dir.sessions.map((s) => s.sessionId)).toEqual(["new", "old"]);
+    expect(dir.find("new")).toMatchObject({ live: true, clientCount: 1 });
+    expect(changes).toEqual(["changed"]);
+    // A listing asked before the session existed does not take it away again.
+    answerStale({ sessions: [{ sessionId: "old", live: false }] });
+    await inFlight;
+    expect(dir.sessions.map((s) => s.sessionId)).toEqual(["new", "old"]);
+  });
 });

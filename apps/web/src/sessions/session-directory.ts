@@ -19,6 +19,12 @@ export class SessionDirectory {
   /** Why the last listing failed, if it did. */
   error: string | undefined;
   readonly #names = new Map<string, string>();
+  /**
+   * Counts listings asked for and sessions created here: a listing's answer is applied only when nothing
+   * newer happened since it was asked (answers can arrive out of order, e.g. a slow first listing at boot
+   * answering after the one asked when a session was created, and would put back a list without it).
+   */
+  #generation = 0;
   readonly #listeners = new Set<(e: DirectoryEvent) => void>();
   #timer: unknown;
 
@@ -52,11 +58,13 @@ export class SessionDirectory {
     const workspace = this.workspace();
     if (!workspace) return;
     const cursor = more && this.nextCursor ? `&cursor=${encodeURIComponent(this.nextCursor)}` : "";
+    const generation = ++this.#generation;
     try {
       const page = await this.api.request<Partial<SessionListPage>>(
         "GET",
         `/workspace/${encodeURIComponent(workspace)}/sessions?size=${SESSION_PAGE}${cursor}`,
       );
+      if (generation !== this.#generation) return;
       const fresh: SessionSummary[] = (Array.isArray(page.sessions) ? page.sessions : []).map((s) =>
         this.#withKnownName(s),
       );
@@ -65,6 +73,7 @@ export class SessionDirectory {
       this.nextCursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
       this.error = undefined;
     } catch (error) {
+      if (generation !== this.#generation) return;
       if (isUnauthorized(error)) {
         this.#emit({ type: "token-needed" });
         return;
@@ -72,6 +81,20 @@ export class SessionDirectory {
       // The daemon being away is the banner's news; the list keeps what it last knew.
       if (isUnreachable(error)) return;
       this.error = `Could not list sessions: ${describe(error)}`;
+    }
+    this.#emit({ type: "changed" });
+  }
+
+  /**
+   * A session this page just created is listed at once (live, this page attached), instead of after the
+   * next listing: the list must never say "no sessions" beside the session being worked in. Listings asked
+   * before it are then ignored; the next one replaces this entry with the daemon's.
+   */
+  noteCreated(session: { sessionId: string; workspaceCwd: string; createdAt: string }): void {
+    this.#generation++;
+    if (!this.find(session.sessionId)) {
+      const entry: SessionSummary = { ...session, live: true, clientCount: 1, hasActivePrompt: false };
+      this.sessions = [entry, ...this.sessions];
     }
     this.#emit({ type: "changed" });
   }

@@ -37,11 +37,15 @@ describe("session list", () => {
 
   it("marks a session on disk that holds an unanswered question or approval (pendingOnDisk)", () => {
     expect(sessionBadges({ sessionId: "s", live: false, pendingOnDisk: ["exec", "user_question"] })).toEqual([
-      { icon: "question", text: "Question waiting: open to answer", tone: "ask" },
+      { icon: "question", text: "Waiting for you: a question", tone: "ask" },
     ]);
-    expect(sessionBadges({ sessionId: "s", live: false, pendingOnDisk: ["edit"] })[0]?.text).toBe(
-      "Approval waiting: open to answer",
-    );
+    const approval = (...kinds: ("exec" | "edit" | "mcp")[]) =>
+      sessionBadges({ sessionId: "s", live: false, pendingOnDisk: kinds })[0];
+    expect(approval("edit")).toEqual({ icon: "approval", text: "Waiting for you: a file edit", tone: "ask" });
+    expect(approval("edit", "edit")?.text).toBe("Waiting for you: file edits");
+    expect(approval("exec")?.text).toBe("Waiting for you: run a command?");
+    expect(approval("mcp")?.text).toBe("Waiting for you: a tool call");
+    expect(approval("exec", "edit")?.text).toBe("Waiting for you: approvals");
     expect(needsPerson({ sessionId: "s", live: false, pendingOnDisk: ["edit"] })).toBe(true);
     // A live session's own state wins over what its file held.
     expect(sessionBadges({ sessionId: "s", live: true, pendingOnDisk: ["edit"] })).toEqual([]);

@@ -28,15 +28,24 @@ export function sessionBadges(s: SessionSummary, rememberedWaiting = false): Bad
   else if (s.isWaitingForPermission)
     badges.push({ icon: "approval", text: "Needs your approval", tone: "ask" });
   else if (onDisk.includes("user_question")) {
-    badges.push({ icon: "question", text: "Question waiting: open to answer", tone: "ask" });
+    badges.push({ icon: "question", text: "Waiting for you: a question", tone: "ask" });
   } else if (onDisk.length > 0) {
-    badges.push({ icon: "approval", text: "Approval waiting: open to answer", tone: "ask" });
+    badges.push({ icon: "approval", text: `Waiting for you: ${approvalWords(onDisk)}`, tone: "ask" });
   } else if (s.live !== true && rememberedWaiting && s.pendingOnDisk === undefined) {
     badges.push({ icon: "question", text: "Was waiting for you: open to check", tone: "ask" });
   }
   if (s.hasActivePrompt) badges.push({ icon: "working", text: "Working", tone: "busy" });
   if (s.hasTurnError) badges.push({ icon: "failed", text: "Last turn failed", tone: "error" });
   return badges;
+}
+
+/** What the approvals a session on disk holds ask for, in a few words. */
+function approvalWords(kinds: readonly string[]): string {
+  const only = kinds.every((k) => k === kinds[0]) ? kinds[0] : undefined;
+  if (only === "exec") return "run a command?";
+  if (only === "edit") return kinds.length > 1 ? "file edits" : "a file edit";
+  if (only === "mcp") return "a tool call";
+  return "approvals";
 }
 
 /** True when the summary says a person is needed (live, or on disk). */

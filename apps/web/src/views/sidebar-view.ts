@@ -38,6 +38,14 @@ export class SidebarView {
       ui.newSession.disabled = true;
       try {
         if (await controller.create()) {
+          const { sessionId, workspace } = controller;
+          if (sessionId && workspace) {
+            directory.noteCreated({
+              sessionId,
+              workspaceCwd: workspace,
+              createdAt: new Date(this.now()).toISOString(),
+            });
+          }
           this.show(false);
           document.getElementById("prompt")?.focus();
         }

@@ -137,9 +137,9 @@ export const SessionSummary = z.object({
   pendingInteractions: z.array(PendingInteraction),
   /**
    * Ours, on sessions that are only on disk: what a load would ask again (one kind per waiting call, in the
-   * model's order), read from the transcript's tail when the list is asked for. Present only when something
-   * waits and the daemon's restore switch for it is on; absent otherwise, and on live sessions (their
-   * `pendingInteractions` say it).
+   * model's order), read from the transcript's tail when the list is asked for; `[]` when nothing waits.
+   * Absent when the daemon does not know: its restore switches are off, the tail cannot be trusted, and on
+   * live sessions (their `pendingInteractions` say it).
    */
   pendingOnDisk: z.array(PendingOnDiskKind).optional(),
 });

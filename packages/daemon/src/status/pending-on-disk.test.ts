@@ -60,10 +60,10 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
     const d = createTestDaemon({ restoreAskUserQuestion: true, store: memoryStore(sessions, records) });
     expect(await list(d)).toEqual({
       waiting: ["user_question"],
-      answered: undefined,
-      prompted: undefined,
+      answered: [],
+      prompted: [],
       // This daemon does not restore tool approvals (its switch is off), so none is promised.
-      approval: undefined,
+      approval: [],
     });
   });
 
@@ -75,7 +75,7 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
       ),
     };
     const on = createTestDaemon({ restorePendingApprovals: true, store: memoryStore(sessions, marked) });
-    expect(await list(on)).toMatchObject({ approval: ["exec"], waiting: undefined });
+    expect(await list(on)).toMatchObject({ approval: ["exec"], waiting: [] });
     const off = createTestDaemon({ restorePendingApprovals: false, store: memoryStore(sessions, marked) });
     expect((await list(off)).approval).toBeUndefined();
   });
@@ -101,6 +101,21 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
       restoreAskUserQuestion: true,
       store: memoryStore(sessions, records),
       answerJournal: journal,
+    });
+    expect((await list(d)).waiting).toEqual([]);
+  });
+
+  it("leaves the field out when the end of the transcript cannot be trusted", async () => {
+    const store = memoryStore(sessions, records);
+    const d = createTestDaemon({
+      restoreAskUserQuestion: true,
+      store: {
+        ...store,
+        readTrailingTurn: async (cwd, id) => {
+          const tail = await store.readTrailingTurn(cwd, id);
+          return tail && { ...tail, certain: false };
+        },
+      },
     });
     expect((await list(d)).waiting).toBeUndefined();
   });

@@ -3,8 +3,9 @@
 // only, from each transcript's trailing turn (read backwards from the end of the file), never by a scan at
 // boot. A kind is listed only when this daemon would really ask it: its restore switch for that kind is on,
 // and a question whose answer the daemon acknowledged and journaled before a crash (which the restore
-// answers from the journal, asking nobody) is not listed. Best effort: a session whose tail cannot be read
-// lists without the field, and the list itself never fails for it.
+// answers from the journal, asking nobody) is not listed. `[]` says "checked: nothing waits"; the field is
+// left out when the daemon does not know (its switches are off, or the tail is missing, uncertain or cannot
+// be read: logged, and the list itself never fails for it).
 import { type PendingOnDiskCall, type PendingOnDiskSwitches, pendingOnDiskCalls } from "@qwen-daemon/core";
 import { type SessionListPage, type SessionSummary, toolCallMeta } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
@@ -19,7 +20,7 @@ export type PendingOnDiskDeps = {
   log: (line: string) => void;
 };
 
-/** `page` with `pendingOnDisk` set on each session that is not live and holds something a load would ask. */
+/** `page` with `pendingOnDisk` set on each session that is not live whose trailing turn could be judged. */
 export async function markPendingOnDisk(
   page: SessionListPage,
   cwd: string,
@@ -37,12 +38,13 @@ async function withPending(
 ): Promise<SessionSummary> {
   try {
     const tail = await deps.store.readTrailingTurn(cwd, session.sessionId);
-    if (tail === undefined) return session;
+    // Not knowing (no transcript, or an end that cannot be trusted) is said by leaving the field out.
+    if (tail === undefined || !tail.certain) return session;
     let calls = pendingOnDiskCalls(tail, deps.switches);
     if (calls.some((c) => c.kind === "user_question")) {
       calls = await withoutJournaledAnswers(calls, session.sessionId, cwd, deps, tail.records);
     }
-    return calls.length > 0 ? { ...session, pendingOnDisk: calls.map((c) => c.kind) } : session;
+    return { ...session, pendingOnDisk: calls.map((c) => c.kind) };
   } catch (error) {
     deps.log(`qwen serve: what waits in ${session.sessionId} on disk could not be read: ${String(error)}`);
     return session;
