@@ -1,0 +1,71 @@
+// The sidebar's session list in a real browser against the real daemon: a session created here is listed at
+// once, not only after the next listing answers; and after a crash, before anything is loaded,
+// a fresh page (nothing remembered in the browser) shows the session whose question was showing as
+// "waiting for you", in words and the colour of a live waiting session, from the daemon's `pendingOnDisk`.
+import type { Route } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { newSession, questionCard, send, useBrowserWorld } from "./browser-world.js";
+import { webHandler } from "./web-script.js";
+
+const world = useBrowserWorld(webHandler);
+
+const isList = (url: string) => /\/workspace\/[^/]+\/sessions\?/.test(url);
+
+describe("web client session list", () => {
+  it("lists a session created here at once, without waiting for the next listing", async () => {
+    const daemon = await world.startDaemon();
+    const { page, errors } = await world.openPage(`${daemon.url}/`);
+    await page.locator("#sessions-empty", { hasText: "No sessions in this workspace yet." }).waitFor();
+    // From now on every listing is held: the list can only learn of the new session from the page itself.
+    const held: Route[] = [];
+    let holding = true;
+    await page.route(isList, async (route) => {
+      if (holding) held.push(route);
+      else await route.continue();
+    });
+    await newSession(page);
+    const listed = page.locator("#sessions button.session[aria-current='true']");
+    await listed.waitFor({ timeout: 5000 });
+    await expect(page.locator("#sessions-empty").isHidden()).resolves.toBe(true);
+    expect(held.length).toBeGreaterThan(0);
+    // The held listings answer, and the daemon's entry takes over from the page's.
+    holding = false;
+    for (const route of held) await route.continue();
+    await page.waitForTimeout(300);
+    await expect(listed.count()).resolves.toBe(1);
+    await expect(listed.locator(".badge.live").count()).resolves.toBe(1);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("after a crash, a fresh page shows the session whose question was showing as waiting for you", async () => {
+    const first = await world.startDaemon(["--restore-ask-user-question"]);
+    const before = await world.openPage(`${first.url}/`);
+    await newSession(before.page);
+    await send(before.page, "ASK about the notes");
+    await questionCard(before.page).waitFor();
+    const sessionId = await before.page
+      .locator("#sessions button.session[aria-current='true']")
+      .getAttribute("data-session-id");
+    // A live waiting session: the style a session on disk must share.
+    const liveBadge = before.page.locator("#sessions button.session .badge.ask").first();
+    await liveBadge.waitFor();
+    const liveColour = await liveBadge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    await first.kill9();
+    // That page would find the restarted daemon and load the session; only the list may speak here.
+    await before.context.close();
+
+    const second = await world.startDaemon(["--restore-ask-user-question"]);
+    // A new browser context: no memory of the session waiting, so the list can only know it from the daemon.
+    const { page, errors } = await world.openPage(`${second.url}/`);
+    const item = page.locator(`#sessions button.session[data-session-id="${sessionId}"]`);
+    const badge = item.locator(".badge.ask", { hasText: "Waiting for you: a question" });
+    await badge.waitFor();
+    await expect(item.getAttribute("class")).resolves.toContain("needs-you");
+    await expect(badge.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(liveColour);
+    expect(liveColour).not.toBe("rgba(0, 0, 0, 0)");
+    // Nothing was loaded to find it out.
+    await expect(item.locator(".badge.live").count()).resolves.toBe(0);
+    await world.shot(page, "waiting-on-disk");
+    expect(errors).toEqual([]);
+  }, 90_000);
+});
