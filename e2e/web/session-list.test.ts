@@ -2,14 +2,18 @@
 // once, not only after the next listing answers; and after a crash, before anything is loaded,
 // a fresh page (nothing remembered in the browser) shows the session whose question was showing as
 // "waiting for you", in words and the colour of a live waiting session, from the daemon's `pendingOnDisk`.
-import type { Route } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { newSession, questionCard, send, useBrowserWorld } from "./browser-world.js";
 import { webHandler } from "./web-script.js";
 
 const world = useBrowserWorld(webHandler);
 
-const isList = (url: string) => /\/workspace\/[^/]+\/sessions\?/.test(url);
+const isList = (url: URL) => /^\/workspace\/[^/]+\/sessions$/.test(url.pathname);
+
+/** The background colour of the first element matching `selector` (a page-side expression: this file is typed for Node). */
+const backgroundOf = (page: Page, selector: string) =>
+  page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).backgroundColor`);
 
 describe("web client session list", () => {
   it("lists a session created here at once, without waiting for the next listing", async () => {
@@ -27,7 +31,9 @@ describe("web client session list", () => {
     const listed = page.locator("#sessions button.session[aria-current='true']");
     await listed.waitFor({ timeout: 5000 });
     await expect(page.locator("#sessions-empty").isHidden()).resolves.toBe(true);
-    expect(held.length).toBeGreaterThan(0);
+    // The listing the creation asked for is still held: what is shown came from the page.
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await expect(listed.count()).resolves.toBe(1);
     // The held listings answer, and the daemon's entry takes over from the page's.
     holding = false;
     for (const route of held) await route.continue();
@@ -49,7 +55,7 @@ describe("web client session list", () => {
     // A live waiting session: the style a session on disk must share.
     const liveBadge = before.page.locator("#sessions button.session .badge.ask").first();
     await liveBadge.waitFor();
-    const liveColour = await liveBadge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const liveColour = await backgroundOf(before.page, "#sessions button.session .badge.ask");
     await first.kill9();
     // That page would find the restarted daemon and load the session; only the list may speak here.
     await before.context.close();
@@ -61,7 +67,9 @@ describe("web client session list", () => {
     const badge = item.locator(".badge.ask", { hasText: "Waiting for you: a question" });
     await badge.waitFor();
     await expect(item.getAttribute("class")).resolves.toContain("needs-you");
-    await expect(badge.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(liveColour);
+    await expect(
+      backgroundOf(page, `#sessions button.session[data-session-id="${sessionId}"] .badge.ask`),
+    ).resolves.toBe(liveColour);
     expect(liveColour).not.toBe("rgba(0, 0, 0, 0)");
     // Nothing was loaded to find it out.
     await expect(item.locator(".badge.live").count()).resolves.toBe(0);
