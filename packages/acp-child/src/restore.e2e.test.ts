@@ -1,138 +1,43 @@
 // Cross-process: the real child binary over stdio, a fake OpenAI-compatible server, SIGKILL. One child asks
-// a question in several sessions at once and is killed; a child with the restore switch and one without then
-// load those sessions, each session exercising one scenario of RESTORE-SPEC.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// a question in several sessions at once and is killed; a child with the restore switch then loads those
+// sessions, each session exercising one scenario of RESTORE-SPEC (without the switch: restore-switch-off).
+import { readFile } from "node:fs/promises";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
-import { chatsDir, ledgerPath, type OpenAIChatRequest } from "@qwen-daemon/core";
-import {
-  askUserQuestionCall,
-  type FakeOpenAIServer,
-  type FakeReply,
-  lastMessage,
-  messageText,
-  RED_BLUE_QUESTION,
-  reply,
-  startFakeOpenAIServer,
-} from "@qwen-daemon/core/testing";
+import { ledgerPath } from "@qwen-daemon/core";
+import { RED_BLUE_QUESTION } from "@qwen-daemon/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChildHarness, type PendingPermission, spawnChild } from "./testing/child-harness.js";
+import { type ChildHarness, spawnChild } from "./testing/child-harness.js";
+import {
+  answer,
+  CANCEL_REASON_KEY,
+  CANCELED_TEXT,
+  closeWorld,
+  crashWhileAsking,
+  finalUpdate,
+  home,
+  isToolCall,
+  loadWhileLive,
+  MISSING_TEXT,
+  ORPHAN_TEXT,
+  openWorld,
+  PROMPT_ID_KEY,
+  RESTORE_KEY,
+  type Scenario,
+  SUPPRESS_KEY,
+  server,
+  sessions,
+  text,
+  toolMessages,
+  workspace,
+  writeTranscript,
+} from "./testing/restore-world.js";
 
-const RESTORE_KEY = "qwen.daemon.restoreAskUserQuestion";
-const SUPPRESS_KEY = "qwen.daemon.suppressRestoreAskUserQuestion";
-const CANCEL_REASON_KEY = "qwen.daemon.permissionCancelReason";
-const PROMPT_ID_KEY = "qwen.daemon.promptId";
-const MISSING_TEXT =
-  "Tool result missing from saved history; the previous run likely ended before this tool completed.";
-const ORPHAN_TEXT =
-  "Tool execution result was not recorded — likely interrupted by network failure, abort, or process exit. Treat as failure and retry if needed.";
-const CANCELED_TEXT = 'Tool "ask_user_question" was canceled by the user.';
-
-/** The fake model: "ask ..." asks the question, "mixed ..." asks and writes a file, a tool result gets a reply. */
-function model(request: OpenAIChatRequest): FakeReply {
-  const last = lastMessage(request);
-  if (last?.role === "tool") return reply.text(`model saw: ${messageText(last)}`);
-  const text = messageText(last);
-  if (text.startsWith("ask")) return askUserQuestionCall([RED_BLUE_QUESTION]);
-  if (text.startsWith("mixed")) {
-    return reply.toolCalls([
-      { name: "ask_user_question", args: { questions: [RED_BLUE_QUESTION] } },
-      { name: "write_file", args: { file_path: "mixed.txt", content: "x" } },
-    ]);
-  }
-  return reply.text(`echo: ${text}`);
-}
-
-const SCENARIOS = [
-  "restore",
-  "suppress",
-  "resume",
-  "timeout",
-  "vote_cancel",
-  "session_cancel",
-  "cancel_answered",
-  "vote_agent_cancelled",
-  "mixed",
-  "off",
-  "continue_off",
-] as const;
-type Scenario = (typeof SCENARIOS)[number];
-
-let server: FakeOpenAIServer;
-let home: string;
-let workspace: string;
-const sessions = {} as Record<Scenario, { sessionId: string; callId: string }>;
-
-const text = (t: string) => [{ type: "text" as const, text: t }];
-const isToolCall = (u: SessionNotification, callId: string) =>
-  u.update.sessionUpdate === "tool_call" && u.update.toolCallId === callId;
-const finalUpdate = (updates: SessionNotification[], callId: string) =>
-  updates.find((u) => u.update.sessionUpdate === "tool_call_update" && u.update.toolCallId === callId);
-const answer = (p: PendingPermission, answers: Record<string, string>) =>
-  p.respond({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers });
-const toolMessages = (n: number) => server.requests[n]!.messages.filter((m) => m.role === "tool");
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: model });
-  home = await mkdtemp(join(tmpdir(), "acp-child-home-"));
-  workspace = await mkdtemp(join(tmpdir(), "acp-child-ws-"));
-});
-
-afterAll(async () => {
-  await server?.close();
-  await rm(home, { recursive: true, force: true });
-  await rm(workspace, { recursive: true, force: true });
-});
+beforeAll(openWorld);
+afterAll(closeWorld);
 
 describe("a question asked, then the child is SIGKILLed while it waits", () => {
-  it("asks with the PROTOCOL.md shape in every session at once, and leaves the call on disk", async () => {
-    const child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
-    try {
-      for (const name of SCENARIOS) {
-        const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
-        const prompt = child.agent.request("session/prompt", {
-          sessionId,
-          prompt: text(name === "mixed" ? "mixed batch" : `ask ${name}`),
-          _meta: { [PROMPT_ID_KEY]: `orig-${name}` },
-        });
-        prompt.catch(() => undefined); // settles only by the kill below (connection closed)
-        const permission = await child.nextPermission((p) => p.params.sessionId === sessionId);
-        sessions[name] = { sessionId, callId: permission.params.toolCall.toolCallId };
-        if (name === "restore") {
-          expect(permission.params).toEqual({
-            sessionId,
-            options: [
-              { optionId: "proceed_once", name: "Submit", kind: "allow_once" },
-              { optionId: "cancel", name: "Cancel", kind: "reject_once" },
-            ],
-            toolCall: expect.objectContaining({
-              toolCallId: expect.any(String),
-              title: "Ask user 1 question",
-              kind: "think",
-              rawInput: { questions: [RED_BLUE_QUESTION] },
-              _meta: {
-                toolName: "ask_user_question",
-                qwenInteractionKind: "user_question",
-                qwenQuestions: [RED_BLUE_QUESTION],
-              },
-            }),
-          });
-          // The tool_call update reached the client before the permission request.
-          expect(child.updates.some((u) => isToolCall(u, permission.params.toolCall.toolCallId))).toBe(true);
-        }
-      }
-      // Several sessions wait at once: none blocked another from asking.
-      expect(child.permissions).toHaveLength(SCENARIOS.length);
-    } finally {
-      await child.kill();
-    }
-    const transcript = await readFile(
-      join(chatsDir(home, workspace), `${sessions.restore.sessionId}.jsonl`),
-      "utf8",
-    );
-    expect(transcript).toContain(sessions.restore.callId);
-  });
+  it("asks with the PROTOCOL.md shape in every session at once, and leaves the call on disk", () =>
+    crashWhileAsking());
 });
 
 describe("a child with --restore-ask-user-question", () => {
@@ -441,173 +346,5 @@ describe("a child with --restore-ask-user-question", () => {
     const list = await child.agent.request("session/list", { cwd: workspace });
     expect(list.sessions.map((s) => s.sessionId)).toContain(sessions.restore.sessionId);
     for (const line of child.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
-  });
-});
-
-describe("a child without the switch", () => {
-  let child: ChildHarness;
-  beforeAll(async () => {
-    child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: false });
-  });
-  afterAll(async () => {
-    await child?.close();
-  });
-
-  it("replays the dangling question as failed with the exact text, no hint, and repairs it with the orphan text", async () => {
-    const { sessionId, callId } = sessions.off;
-    const response = await child.agent.request("session/load", { sessionId, cwd: workspace, mcpServers: [] });
-    expect(response._meta ?? {}).not.toHaveProperty(RESTORE_KEY);
-    expect(finalUpdate(child.updatesFor(sessionId), callId)?.update).toEqual({
-      sessionUpdate: "tool_call_update",
-      toolCallId: callId,
-      status: "failed",
-      content: [{ type: "content", content: { type: "text", text: MISSING_TEXT } }],
-    });
-    const before = server.requests.length;
-    expect(
-      await child.agent.request("session/prompt", { sessionId, prompt: text("hello after restart") }),
-    ).toEqual({
-      stopReason: "end_turn",
-    });
-    expect(toolMessages(before)).toContainEqual(
-      expect.objectContaining({ tool_call_id: callId, content: ORPHAN_TEXT }),
-    );
-  });
-
-  it("continue accepts the interrupted turn and runs it as a prompt carrying the continue key", async () => {
-    const { sessionId } = sessions.continue_off;
-    await child.agent.request("session/resume", { sessionId, cwd: workspace, mcpServers: [] });
-    expect(await child.agent.request("qwen/control/session/continue", { sessionId })).toEqual({
-      accepted: true,
-      interruption: "interrupted_turn",
-    });
-    const before = server.requests.length;
-    const result = await child.agent.request("session/prompt", {
-      sessionId,
-      prompt: [],
-      _meta: { "qwen.daemon.continueLastTurn": true },
-    });
-    expect(result).toEqual({ stopReason: "end_turn" });
-    expect(server.requests.length).toBeGreaterThan(before);
-  });
-
-  it("a load while the question is live leaves the call open here too", () => loadWhileLive(child));
-
-  it("ignores a restore key: the restore-only path never runs with the switch off", async () => {
-    const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
-    const result = await child.agent.request("session/prompt", {
-      sessionId,
-      prompt: text("hello plain"),
-      _meta: { [RESTORE_KEY]: true },
-    });
-    expect(result).toEqual({ stopReason: "end_turn" });
-    expect(messageText(server.requests.at(-1)!.messages.at(-1))).toBe("hello plain");
-  });
-});
-
-/** A load of a session whose question is live in this very child: no hint, and the call is not "failed". */
-async function loadWhileLive(child: ChildHarness): Promise<void> {
-  const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
-  const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("ask live") });
-  const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
-  const callId = asked.params.toolCall.toolCallId;
-  const updatesBefore = child.updatesFor(sessionId).length;
-  const response = await child.agent.request("session/load", { sessionId, cwd: workspace, mcpServers: [] });
-  expect(response._meta ?? {}).not.toHaveProperty(RESTORE_KEY);
-  const replay = child.updatesFor(sessionId).slice(updatesBefore);
-  expect(replay.find((u) => isToolCall(u, callId))?.update).toMatchObject({ status: "in_progress" });
-  expect(finalUpdate(replay, callId)).toBeUndefined();
-  answer(asked, { "0": "Red" });
-  expect(await prompt).toEqual({ stopReason: "end_turn" });
-}
-
-async function writeTranscript(sessionId: string, records: Array<Record<string, unknown>>): Promise<void> {
-  const dir = chatsDir(home, workspace);
-  await mkdir(dir, { recursive: true });
-  let parentUuid: string | null = null;
-  const lines = records.map((record, i) => {
-    const uuid = `${sessionId}-${i}`;
-    const line = {
-      uuid,
-      parentUuid,
-      sessionId,
-      timestamp: new Date().toISOString(),
-      cwd: workspace,
-      version: "test",
-      ...record,
-    };
-    parentUuid = uuid;
-    return JSON.stringify(line);
-  });
-  await writeFile(join(dir, `${sessionId}.jsonl`), `${lines.join("\n")}\n`, { mode: 0o600 });
-}
-
-describe("the daemon goes away while a first-time question waits", () => {
-  it("the child sees its stdin end and persists nothing for the question, so a later load re-asks it", async () => {
-    const first = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
-    const { sessionId } = await first.agent.request("session/new", { cwd: workspace, mcpServers: [] });
-    const prompt = first.agent.request("session/prompt", {
-      sessionId,
-      prompt: text("ask then lose the daemon"),
-    });
-    prompt.catch(() => undefined); // settles only by the connection ending below
-    const permission = await first.nextPermission((p) => p.params.sessionId === sessionId);
-    // Like a crashed daemon: the pipe closes, nobody answers, and the child shuts down on its own.
-    await first.close();
-    const lines = (await readFile(join(chatsDir(home, workspace), `${sessionId}.jsonl`), "utf8"))
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { type: string });
-    expect(lines.map((r) => r.type).filter((t) => t !== "system")).toEqual(["user", "assistant"]);
-    const ledger = (await readFile(join(chatsDir(home, workspace), `${sessionId}.ledger.jsonl`), "utf8"))
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { state: string; code?: string });
-    // The daemon went away: nothing more is written (no turn_result, no terminal), exactly as if the child had
-    // been killed too; the next load closes the prompt (daemon_lost, or restored by the re-asking prompt).
-    expect(lines.map((r) => r.type)).toEqual(["system", "user", "assistant"]);
-    expect(lines[0]).toMatchObject({ subtype: "session_created" });
-    expect(ledger.map((e) => e.state)).toEqual(["in_flight"]);
-
-    const second = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
-    try {
-      const loaded = await second.agent.request("session/load", {
-        sessionId,
-        cwd: workspace,
-        mcpServers: [],
-      });
-      expect(loaded._meta).toEqual({ [RESTORE_KEY]: true });
-      expect(permission.params.toolCall.toolCallId).toBeTruthy();
-    } finally {
-      await second.kill();
-    }
-  });
-});
-
-describe("SIGTERM while a first-time question waits", () => {
-  it("closes cleanly: the prompt is ledgered interrupted, the question stays restorable, the process exits", async () => {
-    const child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: true });
-    const { sessionId } = await child.agent.request("session/new", { cwd: workspace, mcpServers: [] });
-    const prompt = child.agent.request("session/prompt", {
-      sessionId,
-      prompt: text("ask then get terminated"),
-    });
-    prompt.catch(() => undefined); // settles only by the shutdown below
-    await child.nextPermission((p) => p.params.sessionId === sessionId);
-    const exited = new Promise<number | null>((resolve) => child.proc.once("exit", (code) => resolve(code)));
-    child.proc.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    const dir = chatsDir(home, workspace);
-    const types = (await readFile(join(dir, `${sessionId}.jsonl`), "utf8"))
-      .trim()
-      .split("\n")
-      .map((l) => (JSON.parse(l) as { type: string }).type);
-    expect(types.filter((t) => t !== "system")).toEqual(["user", "assistant"]);
-    const ledger = (await readFile(join(dir, `${sessionId}.ledger.jsonl`), "utf8"))
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { state: string });
-    expect(ledger.at(-1)?.state).toBe("interrupted");
-    await child.close();
   });
 });
