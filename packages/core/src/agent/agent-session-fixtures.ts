@@ -31,9 +31,9 @@ import {
 export const SESSION = "session-1";
 export const QUESTION_ID = "call_question_1";
 
-export const servers: FakeOpenAIServer[] = [];
-export const workspaces: TempWorkspace[] = [];
-export const sessions: AgentSession[] = [];
+const servers: FakeOpenAIServer[] = [];
+const workspaces: TempWorkspace[] = [];
+const sessions: AgentSession[] = [];
 
 /** Closes the sessions, the fake servers (`server` too) and the workspaces a test opened; run afterEach. */
 export async function closeFixtures(server?: FakeOpenAIServer): Promise<void> {

@@ -32,6 +32,18 @@ function answer(overrides: Partial<AnswerEntry> = {}): AnswerEntry {
 }
 
 describe("storedAnswerJournal", () => {
+  it("has each answer fsynced before append resolves (the vote's 200 waits for it)", async () => {
+    const root = home();
+    const synced: string[] = [];
+    const journal = storedAnswerJournal(jsonlSessionStorage(root, { onSync: (path) => synced.push(path) }));
+    const pending = journal.append(cwd, answer());
+    expect(synced).toEqual([]);
+    await pending;
+    expect(synced).toEqual([answersPath(root, cwd, "s-1")]);
+    await journal.append(cwd, answer({ requestId: "r2" }));
+    expect(synced).toHaveLength(2);
+  });
+
   it("appends one line per entry beside the transcript, private (0600), and reads them back", async () => {
     const root = home();
     const journal = storedAnswerJournal(jsonlSessionStorage(root));

@@ -35,6 +35,20 @@ const settled = (promptId: string): PromptJournalEntry => ({
 });
 
 describe("storedPromptJournal", () => {
+  it("fsyncs what is appended durably (an accepted prompt, before its 202) and a compaction, not a closing", async () => {
+    const root = home();
+    let syncs = 0;
+    const journal = storedPromptJournal(jsonlSessionStorage(root, { onSync: () => syncs++ }));
+    await journal.append(cwd, accepted("p1"), { durable: true });
+    expect(syncs).toBe(1);
+    await journal.append(cwd, settled("p1"));
+    expect(syncs).toBe(1);
+    await journal.append(cwd, accepted("p2"), { durable: true });
+    await journal.rewrite(cwd, "s-1", (entries) => entries.filter((e) => e.promptId === "p2"));
+    expect(syncs).toBe(3);
+    expect((await journal.read(cwd, "s-1")).entries).toEqual([accepted("p2")]);
+  });
+
   it("appends beside the transcript, private (0600), and reads back in order", async () => {
     const root = home();
     const journal = storedPromptJournal(jsonlSessionStorage(root));
