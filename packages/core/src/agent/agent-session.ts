@@ -11,7 +11,13 @@ import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
 import { DAEMON_LOST, PromptLedger } from "../transcript/ledger.js";
 import { readSessionTranscript } from "../transcript/reader.js";
-import { type LedgerEntry, SESSION_CREATED_SUBTYPE, type TranscriptRecord } from "../transcript/records.js";
+import {
+  type LedgerEntry,
+  SESSION_CREATED_SUBTYPE,
+  TOOL_STARTED_SUBTYPE,
+  type ToolStartedData,
+  type TranscriptRecord,
+} from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
 import { SessionBusyError, SessionClosedError, SessionExistsError } from "./agent-session-errors.js";
 import {
@@ -25,6 +31,12 @@ import {
 import { type AnsweredBatch, answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
 import { Chat } from "./chat.js";
 import type { BeforeExecuteHook, SessionToolContext, StopReason } from "./contract.js";
+import {
+  pendingApprovalsOf,
+  restorableApprovalCalls,
+  startedCallResults,
+  switchesOf,
+} from "./pending-approvals.js";
 import { hostLost, ledgerTerminal } from "./prompt-outcome.js";
 import { DEFAULT_MAX_TURNS, runTurn, type TurnOutcome, type TurnStart } from "./turn-loop.js";
 import type { TurnRecorder } from "./turn-recorder.js";
@@ -104,10 +116,35 @@ export class AgentSession {
       opts.suppressRestore !== true &&
       (opts.config.getRestoreAskUserQuestion() || opts.config.getPreserveRestorableAskUserQuestion());
     const restorableIds = restorableAskUserQuestionCallIds(history.at(-1));
-    const preserveCallIds = preserve ? restorableIds : undefined;
     const transcript = await SessionTranscript.open(transcriptOptionsOf(opts));
+    // Pending approvals: calls that had started are closed now (never run again); the others wait for a restore.
+    const approvals = pendingApprovalsOf(history, records, switchesOf(opts.config));
+    if (approvals && approvals.closedAsStarted.length > 0) {
+      for (const { message, result } of startedCallResults(approvals.closedAsStarted))
+        records.push(await transcript.appendToolResult(message, result));
+      history = historyFromRecords(records);
+    }
+    const approvalIds =
+      approvals && approvals.reAsk.length > 0
+        ? new Set(approvals.reAsk.flatMap((c) => c.id ?? []))
+        : undefined;
+    const preserveCallIds =
+      approvalIds !== undefined
+        ? opts.suppressRestore === true
+          ? undefined
+          : approvalIds
+        : preserve
+          ? restorableIds
+          : undefined;
     let heldAnswers: ReadonlyMap<string, GivenAnswer> | undefined;
-    if (preserveCallIds === undefined && opts.givenAnswers && opts.config.getRestoreAskUserQuestion()) {
+    if (approvalIds !== undefined && preserveCallIds === undefined && opts.givenAnswers) {
+      // Nobody to ask now, but a later load can: the batch stays open on disk, the answers for the next prompt.
+      if (answeredBatchResults(history, opts.givenAnswers)) heldAnswers = opts.givenAnswers;
+    } else if (
+      preserveCallIds === undefined &&
+      opts.givenAnswers &&
+      opts.config.getRestoreAskUserQuestion()
+    ) {
       const batch = answeredBatchResults(history, opts.givenAnswers);
       // A batch restore could re-ask is closed only when every question of it is answered: one still open
       // stays dangling on disk for a later load with someone to ask (or for the next prompt here).
@@ -121,7 +158,8 @@ export class AgentSession {
     const chat = Chat.start(history, preserveCallIds ? { preserveCallIds } : {});
     const ledger = PromptLedger.forSession(opts, ledgerOptionsOf(opts));
     const session = new AgentSession(opts, { chat, transcript, ledger, records }, true, heldAnswers);
-    if (!session.restorableQuestion()) await session.closeInterruptedPrompts();
+    if (!session.restorableQuestion() && !session.restorableApprovals())
+      await session.closeInterruptedPrompts();
     return session;
   }
 
@@ -143,6 +181,17 @@ export class AgentSession {
   restorableQuestion(): { functionCalls: FunctionCall[] } | undefined {
     if (!this.#opts.config.getRestoreAskUserQuestion()) return undefined;
     return findRestorableAskUserQuestion(this.chat.peekLastHistoryEntry());
+  }
+
+  /**
+   * `--restore-pending-approvals` is on and the chat ends with a batch whose approvals (and, with the question
+   * switch, questions) never got an answer and whose tools never started: the calls to ask again.
+   */
+  restorableApprovals(): { functionCalls: FunctionCall[] } | undefined {
+    const calls = restorableApprovalCalls(
+      pendingApprovalsOf(this.chat.getHistory(), this.#records, switchesOf(this.#opts.config)),
+    );
+    return calls === undefined ? undefined : { functionCalls: calls };
   }
 
   /** Prompt ids the ledger has in flight (before a prompt runs: ones whose process died). */
@@ -173,7 +222,18 @@ export class AgentSession {
    * restoredBy: promptId}. Cancel records the decline; an unattended end records nothing for the batch.
    */
   async restoreQuestion(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
-    const question = this.restorableQuestion();
+    return this.#restore(opts, this.restorableQuestion());
+  }
+
+  /** restoreQuestion for the batch of restorableApprovals(): asked again, then run, and the turn goes on. */
+  async restorePendingApprovals(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
+    return this.#restore(opts, this.restorableApprovals());
+  }
+
+  async #restore(
+    opts: AgentPromptOptions,
+    question: { functionCalls: FunctionCall[] } | undefined,
+  ): Promise<{ stopReason: StopReason }> {
     if (!question) return this.#tracked(opts, async () => ({ stopReason: "end_turn", modelRequests: 0 }));
     return this.#tracked(
       opts,
@@ -194,7 +254,8 @@ export class AgentSession {
    */
   async continueLastTurn(opts: AgentPromptOptions): Promise<ContinueResult> {
     this.#assertIdle();
-    if (this.restorableQuestion()) return { accepted: false, interruption: "none" };
+    if (this.restorableQuestion() || this.restorableApprovals())
+      return { accepted: false, interruption: "none" };
     await this.#closeHeldBatch();
     const tail = classifySessionTail(historyFromRecords(this.#records));
     if (tail.kind !== "interrupted_prompt" && tail.kind !== "interrupted_turn") {
@@ -295,6 +356,7 @@ export class AgentSession {
         approvalMode: () => o.config.approvalMode,
         alwaysAllowed: this.#alwaysAllowed,
         maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
+        recordToolStarts: o.config.getRestorePendingApprovals(),
         ...(o.systemInstruction === undefined ? {} : { systemInstruction: o.systemInstruction }),
         signal: opts.signal,
       },
@@ -315,11 +377,29 @@ export class AgentSession {
       this.#records.push(await write());
     };
     const model = this.#opts.provider.model;
+    const recordStarts = this.#opts.config.getRestorePendingApprovals();
     return {
       user: (message) => keep(() => t.appendUser(message, { promptId })),
-      assistant: (message) => keep(() => t.appendAssistant(message, { model })),
+      assistant: (message) =>
+        keep(() =>
+          t.appendAssistant(message, {
+            model,
+            ...(recordStarts && message.parts.some((p) => p.functionCall)
+              ? { toolStarts: "recorded" as const }
+              : {}),
+          }),
+        ),
       toolResult: (message, result) => keep(() => t.appendToolResult(message, result)),
       turnResult: (data) => keep(() => t.appendSystem("turn_result", { ...data, promptId })),
+      ...(recordStarts
+        ? {
+            toolStarted: async (data: ToolStartedData) => {
+              if (hostLost(signal)) return false;
+              this.#records.push(await t.appendSystem(TOOL_STARTED_SUBTYPE, data, { durable: true }));
+              return true;
+            },
+          }
+        : {}),
     };
   }
 }

@@ -42,6 +42,21 @@ export class Chat {
   }
 
   /**
+   * Appends a batch's tool results. When the history already ends with results of the same batch (a load after
+   * a crash that cut the batch short, then a restore answering the rest), they join that user entry, as
+   * historyFromRecords joins their records: one user turn answers one model turn.
+   */
+  appendToolResponses(content: Content): void {
+    const last = this.#history.at(-1);
+    const onlyResults = (c: Content) => c.parts.every((p) => p.functionResponse !== undefined);
+    if (last?.role === "user" && last.parts.length > 0 && onlyResults(last) && onlyResults(content)) {
+      this.#history[this.#history.length - 1] = { ...last, parts: [...last.parts, ...content.parts] };
+      return;
+    }
+    this.#history.push(content);
+  }
+
+  /**
    * The contents to send now. The inline repair's result becomes the history, so what the chat holds is
    * what the model saw (a later restore check then sees the question as answered, as it was for the model).
    * The synthetic responses are not recorded: load-time repair derives the same ones from the transcript.

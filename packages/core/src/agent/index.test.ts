@@ -16,6 +16,7 @@ it("exports the agent runtime API", () => {
     "permissionRequestFailedText",
     "runTurn",
     "toolNotFoundText",
+    "toolStartNotRecordedText",
     "unattendedReasonOf",
   ]);
 });

@@ -12,6 +12,12 @@
 // while a question waits is unattended too only in a restored batch (RESTORE-SPEC step 5: the user saw it
 // before and may be asked again); in an ordinary prompt the cancel is recorded like any other cancelled
 // call (`Tool call was cancelled before execution.`), as PROTOCOL.md "prompt cancelled while waiting" says.
+//
+// With tool starts recorded (`--restore-pending-approvals`), an approval follows the question's rules, and a
+// tool that can need one gets a durable `tool_started` record before it runs: a crash then never lets it run
+// twice (history/pending-approval-restore.ts). Its result is written as soon as it exists, never held back
+// (it has happened; a later question ending unattended must not lose it), and an approval ending unattended
+// records nothing for the calls still open, which stay dangling for a later load to ask again.
 import type { Content, Part } from "../content.js";
 import type { ToolDeclaration } from "../model/provider.js";
 import { decideConfirmation, planModeDenialText } from "../tools/approval.js";
@@ -23,7 +29,7 @@ import {
   toolCanceledByUserText,
 } from "../tools/ask-user-question-result.js";
 import type { ApprovalMode, ConfirmationKind, Tool, ToolCallDescription } from "../tools/tool.js";
-import type { ToolCallResult } from "../transcript/records.js";
+import type { ToolCallResult, ToolStartApproval } from "../transcript/records.js";
 import type {
   AgentEvent,
   BeforeExecuteHook,
@@ -38,6 +44,7 @@ import {
   permissionRequestFailedText,
   SKIPPED_AFTER_PERMISSION_CANCEL_TEXT,
   toolNotFoundText,
+  toolStartNotRecordedText,
 } from "./tool-result-texts.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
@@ -60,6 +67,11 @@ export interface ToolBatchDeps {
   /** Asked right before each execute; a denial becomes the call's error result. */
   beforeExecute?: BeforeExecuteHook;
   /**
+   * `--restore-pending-approvals`: write a start record before each edit/exec tool runs, and let approvals
+   * end unattended like questions (see the file comment).
+   */
+  recordToolStarts?: boolean;
+  /**
    * The calls are a restored question batch: the user has seen them already, so an abort before or while
    * they are asked again is an unattended end too (nothing recorded, still restorable), not a cancelled call.
    */
@@ -71,8 +83,16 @@ export type ToolBatchOutcome =
   | { kind: "answered"; responses: Content }
   /** Every call has its response, recorded, and the turn ends here. */
   | { kind: "stopped"; responses: Content; stopReason: StopReason }
-  /** A question ended unattended: nothing was recorded for the batch and the calls stay dangling. */
-  | { kind: "unattended_question"; reason: "timeout" | "session_closed" | "aborted"; stopReason: StopReason };
+  /**
+   * A question (or, with tool starts recorded, an approval) ended unattended: nothing was recorded for the
+   * calls still open, which stay dangling. `recorded` holds the results written before (tools that ran).
+   */
+  | {
+      kind: "unattended_question";
+      reason: "timeout" | "session_closed" | "aborted";
+      stopReason: StopReason;
+      recorded?: Content;
+    };
 
 interface SettledCall {
   part: Part;
@@ -81,7 +101,8 @@ interface SettledCall {
 }
 
 type CallStep =
-  | { type: "next"; settled: SettledCall }
+  /** `ran`: a tool that can need an approval executed (its result is written at once, see the file comment). */
+  | { type: "next"; settled: SettledCall; ran?: boolean }
   /** This call is settled and the calls after it get `fill` without running. */
   | { type: "stop"; settled: SettledCall; stopReason: StopReason; fill: string }
   | { type: "unattended_question"; reason: "timeout" | "session_closed" | "aborted" };
@@ -105,12 +126,14 @@ export async function runToolBatch(
   for (const [i, call] of calls.entries()) if (call.name === ASK_USER_QUESTION_TOOL_NAME) lastQuestion = i;
   const held: SettledCall[] = [];
   const parts: Part[] = [];
+  const written: Part[] = [];
   const settle = async (settled: SettledCall, flush: boolean) => {
     parts.push(settled.part);
     held.push(settled);
     if (!flush) return;
     for (const s of held.splice(0)) {
       await deps.recorder.toolResult({ role: "user", parts: [s.part] }, s.record);
+      written.push(s.part);
       deps.onEvent(s.event);
     }
   };
@@ -122,10 +145,12 @@ export async function runToolBatch(
         kind: "unattended_question",
         reason: step.reason,
         stopReason: unattendedStopReason(step.reason, deps),
+        ...(written.length > 0 ? { recorded: { role: "user" as const, parts: written } } : {}),
       };
     }
     // A stop settles every later call without asking, so nothing is held back past it.
-    await settle(step.settled, step.type === "stop" || i >= lastQuestion);
+    const ran = step.type === "next" && step.ran === true;
+    await settle(step.settled, step.type === "stop" || i >= lastQuestion || ran);
     if (step.type === "stop") {
       for (const rest of calls.slice(i + 1)) await settle(failed(rest, step.fill, "cancelled"), true);
       return { kind: "stopped", responses: { role: "user", parts }, stopReason: step.stopReason };
@@ -137,9 +162,11 @@ export async function runToolBatch(
 async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallStep> {
   if (deps.signal.aborted) {
     const reason = unattendedReasonOf(deps.signal);
-    if ((deps.restoring || reason === "session_closed") && call.name === ASK_USER_QUESTION_TOOL_NAME) {
+    const waits =
+      call.name === ASK_USER_QUESTION_TOOL_NAME ||
+      (deps.recordToolStarts === true && isApprovalKind(deps.tools.get(call.name)?.confirmation));
+    if ((deps.restoring || reason === "session_closed") && waits)
       return { type: "unattended_question", reason };
-    }
     return cancelledBeforeExecution(call);
   }
   const tool = deps.tools.get(call.name);
@@ -155,20 +182,27 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
 
   const kind = tool.confirmation;
   let decision = decideConfirmation(kind, deps.approvalMode());
+  let approval: ToolStartApproval = "approval_mode";
   // A question is always asked: "always allow" would mean answering it without the user.
-  if (decision === "ask" && kind !== "user_question" && deps.alwaysAllowed.has(kind)) decision = "allow";
+  if (decision === "ask" && kind !== "user_question" && deps.alwaysAllowed.has(kind)) {
+    decision = "allow";
+    approval = "session_rule";
+  }
   if (decision === "deny")
     return { type: "next", settled: failed(call, planModeDenialText(call.name), "error") };
 
   let answers: Record<string, string> | undefined;
   if (decision === "ask" && kind !== "none") {
     const outcome = await askUser(deps, tool, call, kind);
+    approval = "user";
     switch (outcome.outcome) {
-      case "unattended":
-        if (kind === "user_question" && (outcome.reason !== "aborted" || deps.restoring)) {
+      case "unattended": {
+        const waits = kind === "user_question" || deps.recordToolStarts === true;
+        if (waits && (outcome.reason !== "aborted" || deps.restoring)) {
           return { type: "unattended_question", reason: outcome.reason };
         }
         return cancelledBeforeExecution(call, unattendedStopReason(outcome.reason, deps));
+      }
       case "rejected":
         return {
           type: "stop",
@@ -208,6 +242,11 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
     if (denial !== undefined) return { type: "next", settled: failed(call, denial, "error") };
     if (deps.signal.aborted) return cancelledBeforeExecution(call);
   }
+  const recordStart = deps.recordToolStarts === true && isApprovalKind(kind);
+  if (recordStart) {
+    const refusal = await startRecordRefusal(deps, call, approval);
+    if (refusal !== undefined) return refusal;
+  }
   deps.onEvent({ type: "tool_call_update", callId: call.id, status: "in_progress" });
   let settled: SettledCall;
   try {
@@ -219,7 +258,32 @@ async function runCall(deps: ToolBatchDeps, call: StreamedCall): Promise<CallSte
   }
   return deps.signal.aborted
     ? stopAfter(settled, TOOL_CANCELLED_BEFORE_EXECUTION_TEXT)
-    : { type: "next", settled };
+    : { type: "next", settled, ran: recordStart };
+}
+
+/** Tools whose start is recorded: those that can need an approval and have effects (not questions). */
+function isApprovalKind(kind: ConfirmationKind | undefined): boolean {
+  return kind === "edit" || kind === "exec";
+}
+
+/**
+ * Writes the call's durable start record; undefined when it is on disk and the tool may run. Without it on
+ * disk the tool must not run at all (a crash would then let a later load ask it again and run it twice).
+ */
+async function startRecordRefusal(
+  deps: ToolBatchDeps,
+  call: StreamedCall,
+  approval: ToolStartApproval,
+): Promise<CallStep | undefined> {
+  let written: boolean;
+  try {
+    written = (await deps.recorder.toolStarted?.({ callId: call.id, name: call.name, approval })) ?? false;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { type: "next", settled: failed(call, toolStartNotRecordedText(call.name, message), "error") };
+  }
+  // Not written because the host is gone: nothing more is written either, so the call stays open on disk.
+  return written ? undefined : cancelledBeforeExecution(call);
 }
 
 /** The host's reason not to run the call, or undefined to run it. A hook that throws denies (fails closed). */

@@ -21,3 +21,8 @@ export const SKIPPED_AFTER_PERMISSION_CANCEL_TEXT =
 export function permissionRequestFailedText(toolName: string, message: string): string {
   return `Permission request failed for "${toolName}": ${message}`;
 }
+
+/** The start record a tool needs before it runs (`--restore-pending-approvals`) could not be written. */
+export function toolStartNotRecordedText(toolName: string, message: string): string {
+  return `Tool "${toolName}" was not run: its start could not be recorded (${message}).`;
+}

@@ -38,6 +38,8 @@ export interface TurnDeps {
   alwaysAllowed: Set<ConfirmationKind>;
   /** Model requests allowed in this turn. */
   maxTurns: number;
+  /** `--restore-pending-approvals`: start records before edit/exec tools run (tool-batch.ts). */
+  recordToolStarts?: boolean;
   systemInstruction?: string;
   signal: AbortSignal;
 }
@@ -45,7 +47,10 @@ export interface TurnDeps {
 export type TurnStart =
   /** A new user message: appended to the chat and recorded, then sent. */
   | { kind: "user"; parts: Part[] }
-  /** Calls already in history as the last model entry (a restored question): answer them, then continue. */
+  /**
+   * Calls already in history as the last model entry (a restored question or approval), possibly followed by
+   * results of others of its calls: answer them, then continue.
+   */
   | { kind: "pending_calls"; calls: FunctionCall[] }
   /** Send the history as it is (continue after an interruption). */
   | { kind: "continue" };
@@ -82,9 +87,12 @@ export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOut
     if (pending) {
       const outcome = await runToolBatch({ ...deps, restoring: restoring && modelRequests === 0 }, pending);
       pending = undefined;
-      if (outcome.kind === "unattended_question")
+      if (outcome.kind === "unattended_question") {
+        // What ran is on disk; the chat holds it too, so the next send pairs it like a load would.
+        if (outcome.recorded) chat.appendToolResponses(outcome.recorded);
         return finish(outcome.stopReason, { unattended: outcome.reason });
-      chat.append(outcome.responses);
+      }
+      chat.appendToolResponses(outcome.responses);
       if (outcome.kind === "stopped") return finish(outcome.stopReason);
     }
     if (signal.aborted) return finish("cancelled");
@@ -136,12 +144,21 @@ function stopReasonOf(reply: ModelReply): StopReason {
   return "end_turn";
 }
 
-/** The calls to answer, checked against the chat: they must be unanswered calls of its last model entry. */
+/**
+ * The calls to answer, checked against the chat: they must be unanswered calls of its last model entry (which
+ * a user entry of results of its other calls may follow).
+ */
 function pendingCallsFromHistory(chat: Chat, calls: readonly FunctionCall[]): StreamedCall[] {
-  const last = chat.peekLastHistoryEntry();
+  const history = chat.getHistory();
+  let last = history.at(-1);
+  const answered = new Set<string>();
+  if (last?.role === "user" && last.parts.every((p) => p.functionResponse?.id)) {
+    for (const p of last.parts) answered.add(p.functionResponse?.id ?? "");
+    last = history.at(-2);
+  }
   const inLast = new Set(last?.role === "model" ? last.parts.flatMap((p) => p.functionCall?.id ?? []) : []);
   return calls.map((call) => {
-    if (!call.id || !inLast.has(call.id)) {
+    if (!call.id || !inLast.has(call.id) || answered.has(call.id)) {
       throw new Error(`Call ${call.id ?? "(no id)"} is not a pending call of the last model entry`);
     }
     return { id: call.id, name: call.name, args: call.args ?? {} };

@@ -2,7 +2,7 @@
 // resolves only once the record is written (durable ones fsynced), so the loop can order side effects
 // after durability: a question's functionCall is on disk before the question is shown.
 import type { Content } from "../content.js";
-import type { ToolCallResult } from "../transcript/records.js";
+import type { ToolCallResult, ToolStartedData } from "../transcript/records.js";
 import type { StopReason } from "./contract.js";
 
 /** The `data` of the `turn_result` system record that ends every turn. */
@@ -24,4 +24,10 @@ export interface TurnRecorder {
   /** One call's result; `message` is a user entry holding its functionResponse (durable). */
   toolResult(message: Content, result: ToolCallResult): Promise<void>;
   turnResult(data: TurnResultData): Promise<void>;
+  /**
+   * The write-ahead start record of a tool that can need an approval (durable), right before it runs; false
+   * when it was not written because the host is gone (the tool must not run then). Only when tool starts are
+   * recorded (`--restore-pending-approvals`).
+   */
+  toolStarted?(data: ToolStartedData): Promise<boolean>;
 }
