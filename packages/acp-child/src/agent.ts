@@ -25,9 +25,11 @@ import {
   metaFlag,
   REQUESTED_SESSION_ID_META_KEY,
   RESTORE_ASK_USER_QUESTION_META_KEY,
+  RESTORE_PENDING_APPROVALS_META_KEY,
   SessionContinueParams,
   SpecExtensionMethod,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
+  SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import { type ClientServices, clientServicesOf, NO_CLIENT_SERVICES } from "./client-services.js";
 import { extensionHandlers } from "./extension-handlers.js";
@@ -43,7 +45,13 @@ import type { Logger } from "./logger.js";
 import type { AcpChildOptions } from "./options.js";
 import { promptToParts } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
-import { replaySkipIds, shouldHintRestore } from "./restore.js";
+import {
+  approvalSkipIds,
+  replaySkipIds,
+  restoreHintMeta,
+  type Suppress,
+  unionOf,
+} from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
 import { listSessions, requireAbsolute } from "./session-listing.js";
@@ -72,6 +80,12 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
   const { runtime, options, log } = deps;
   const newId = deps.newId ?? randomUUID;
   const restoreSwitch = options.restoreAskUserQuestion;
+  const approvalsSwitch = options.restorePendingApprovals === true;
+  /** What a load/resume request says the daemon will refuse to restore (each switch has its own key). */
+  const suppressOf = (meta: Meta | null | undefined): Suppress => ({
+    question: metaFlag(meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY),
+    approvals: metaFlag(meta, SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY),
+  });
   const sessions = new Map<string, AcpSession>();
   /** Loads/resumes in progress, so two concurrent loads of one session share one core session. */
   const opening = new Map<string, Promise<AcpSession>>();
@@ -163,7 +177,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
    */
   const openPersisted = async (
     params: { sessionId: string; cwd: string; mcpServers?: McpServer[] | undefined; _meta?: Meta | null },
-    suppress: boolean,
+    suppress: Suppress,
     client: AgentContext,
   ): Promise<AcpSession> => {
     const givenAnswers = givenAnswersOf(params._meta, log);
@@ -197,7 +211,8 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
               mcpServers: params.mcpServers ?? [],
               hooks: session.hooks,
               approvalMode: session.mode,
-              suppressRestore: suppress,
+              suppressRestore: suppress.question,
+              suppressApprovalRestore: suppress.approvals,
               givenAnswers,
               backends: session.backends,
             }),
@@ -231,15 +246,18 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     return sessions.get(sessionId);
   };
 
-  const restoreMeta = (session: AcpSession, suppress: boolean): LoadSessionResponse["_meta"] =>
-    shouldHintRestore({
-      restoreSwitch,
+  const restoreMeta = (session: AcpSession, suppress: Suppress): LoadSessionResponse["_meta"] =>
+    restoreHintMeta({
+      switches: { question: restoreSwitch, approvals: approvalsSwitch },
       suppress,
       promptActive: session.promptActive,
-      restorable: () => session.agent.restorableQuestion() !== undefined,
-    })
-      ? { [RESTORE_ASK_USER_QUESTION_META_KEY]: true }
-      : undefined;
+      restorableQuestion: () => session.agent.restorableQuestion() !== undefined,
+      restorableApprovals: () => session.agent.restorableApprovals() !== undefined,
+    });
+  /** Either restore would refuse a generic continue: it would fail the calls a restore asks again. */
+  const restorable = (session: AcpSession) =>
+    (restoreSwitch && session.agent.restorableQuestion() !== undefined) ||
+    (approvalsSwitch && session.agent.restorableApprovals() !== undefined);
 
   const describe = (cwd: string) => (name: string, args: Record<string, unknown>) =>
     runtime.describeCall(cwd, name, args);
@@ -292,19 +310,26 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       }
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
-      const suppress = metaFlag(params._meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY);
+      const suppress = suppressOf(params._meta);
       const session = await openPersisted(params, suppress, client);
       const busy = session.promptActive;
       const records = session.agent.records();
       const updates = replayUpdates(records, {
         // A busy session's dangling calls are really running; saying they failed would be false.
         finalizeDangling: !busy,
-        skipFinalizeCallIds: replaySkipIds({
-          restoreSwitch,
-          suppress,
-          chatLastEntry: () => session.agent.chat.peekLastHistoryEntry(),
-          records,
-        }),
+        skipFinalizeCallIds: unionOf(
+          replaySkipIds({
+            restoreSwitch,
+            suppress: suppress.question,
+            chatLastEntry: () => session.agent.chat.peekLastHistoryEntry(),
+            records,
+          }),
+          approvalSkipIds({
+            restoreSwitch: approvalsSwitch,
+            suppress: suppress.approvals,
+            restorable: () => session.agent.restorableApprovals(),
+          }),
+        ),
         describe: describe(session.cwd),
       });
       for (const update of updates) session.send(update);
@@ -314,7 +339,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       return { modes: modeState(session.mode), ...(meta ? { _meta: meta } : {}) };
     })
     .onRequest(methods.agent.session.resume, async ({ params, client }) => {
-      const suppress = metaFlag(params._meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY);
+      const suppress = suppressOf(params._meta);
       const session = await openPersisted(params, suppress, client);
       const meta = restoreMeta(session, suppress);
       return { modes: modeState(session.mode), ...(meta ? { _meta: meta } : {}) };
@@ -348,6 +373,9 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
         if (restoreSwitch && metaFlag(meta, RESTORE_ASK_USER_QUESTION_META_KEY)) {
           return (await session.agent.restoreQuestion({ promptId, signal })).stopReason;
         }
+        if (approvalsSwitch && metaFlag(meta, RESTORE_PENDING_APPROVALS_META_KEY)) {
+          return (await session.agent.restorePendingApprovals({ promptId, signal })).stopReason;
+        }
         if (metaFlag(meta, CONTINUE_LAST_TURN_META_KEY)) {
           return (await session.agent.continueLastTurn({ promptId, signal })).stopReason ?? "end_turn";
         }
@@ -363,7 +391,8 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     runtime,
     log,
     defaultCwd: deps.defaultCwd,
-    restoreSwitch,
+    restoreSwitch: restoreSwitch || approvalsSwitch,
+    restorable,
     settledSession,
     describe,
   });

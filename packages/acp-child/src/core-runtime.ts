@@ -86,6 +86,7 @@ export function createCoreRuntime({
         ? await AgentSession.load({
             ...sessionOptions,
             suppressRestore: load.suppressRestore,
+            ...(load.suppressApprovalRestore === true ? { suppressApprovalRestore: true } : {}),
             ...(load.givenAnswers ? { givenAnswers: load.givenAnswers } : {}),
           })
         : await AgentSession.create(sessionOptions);
@@ -111,7 +112,11 @@ export function createCoreRuntime({
     storage,
     createSession: (args) => open(args),
     loadSession: (args) =>
-      open(args, { suppressRestore: args.suppressRestore, givenAnswers: args.givenAnswers }),
+      open(args, {
+        suppressRestore: args.suppressRestore,
+        givenAnswers: args.givenAnswers,
+        ...(args.suppressApprovalRestore === true ? { suppressApprovalRestore: true } : {}),
+      }),
     sessionExists: (cwd, sessionId) => SessionTranscript.exists({ storage, cwd, sessionId }),
     async readRecords(cwd, sessionId): Promise<TranscriptRecord[] | undefined> {
       try {

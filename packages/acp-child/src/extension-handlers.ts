@@ -16,6 +16,8 @@ export interface ExtensionHandlerDeps {
   /** Workspace for a loadUpdates that names none. */
   defaultCwd: string;
   restoreSwitch: boolean;
+  /** A restore (question or approvals) would ask the session's trailing calls again: continue refuses. */
+  restorable(session: AcpSession): boolean;
   /** The live session once any load of it in progress has settled (agent.ts). */
   settledSession(sessionId: string): Promise<AcpSession | undefined>;
   describe(cwd: string): (name: string, args: Record<string, unknown>) => ToolCallDescription;
@@ -26,6 +28,7 @@ export function extensionHandlers({
   log,
   defaultCwd,
   restoreSwitch,
+  restorable,
   settledSession,
   describe,
 }: ExtensionHandlerDeps) {
@@ -56,7 +59,7 @@ export function extensionHandlers({
     if (!session) throw RequestError.sessionNotFound(params.sessionId);
     const decision = continueDecision({
       restoreSwitch,
-      restorable: () => session.agent.restorableQuestion() !== undefined,
+      restorable: () => restorable(session),
       promptActive: session.promptActive,
       records: session.agent.records(),
     });

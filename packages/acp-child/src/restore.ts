@@ -8,7 +8,12 @@ import {
   restorableAskUserQuestionCallIds,
   type TranscriptRecord,
 } from "@qwen-daemon/core";
-import type { ContinueDecision } from "@qwen-daemon/core/protocol";
+import {
+  type ContinueDecision,
+  type Meta,
+  RESTORE_ASK_USER_QUESTION_META_KEY,
+  RESTORE_PENDING_APPROVALS_META_KEY,
+} from "@qwen-daemon/core/protocol";
 
 export interface RestoreInputs {
   /** `--restore-ask-user-question` (with `--acp`). */
@@ -29,11 +34,59 @@ export function replaySkipIds(
   return restorableAskUserQuestionCallIds(last);
 }
 
+/** What a load/resume request says the daemon will refuse: the question restore, the approvals restore. */
+export interface Suppress {
+  question: boolean;
+  approvals: boolean;
+}
+
+/**
+ * Dangling calls replay must leave in progress for an approvals restore (`--restore-pending-approvals`): the
+ * calls it will ask again. The session is live by then (load/resume open it before the replay).
+ */
+export function approvalSkipIds(inputs: {
+  restoreSwitch: boolean;
+  suppress: boolean;
+  restorable: () => { functionCalls: { id?: string }[] } | undefined;
+}): ReadonlySet<string> | undefined {
+  if (!inputs.restoreSwitch || inputs.suppress) return undefined;
+  const calls = inputs.restorable()?.functionCalls;
+  return calls === undefined ? undefined : new Set(calls.flatMap((c) => (c.id ? [c.id] : [])));
+}
+
+/** Both sets in one (undefined when neither has anything). */
+export function unionOf(...sets: (ReadonlySet<string> | undefined)[]): ReadonlySet<string> | undefined {
+  const present = sets.filter((s): s is ReadonlySet<string> => s !== undefined && s.size > 0);
+  if (present.length === 0) return undefined;
+  return present.length === 1 ? present[0] : new Set(present.flatMap((s) => [...s]));
+}
+
 /** Step 3: the load/resume response hints the daemon to send a restore prompt. */
 export function shouldHintRestore(
   inputs: RestoreInputs & { promptActive: boolean; restorable: () => boolean },
 ): boolean {
   return inputs.restoreSwitch && !inputs.suppress && !inputs.promptActive && inputs.restorable();
+}
+
+/**
+ * The load/resume response's `_meta`: the question hint, or the approvals hint (a batch holds one or the other:
+ * a batch of questions only is the question restore's, one with an approval the approvals restore's).
+ */
+export function restoreHintMeta(inputs: {
+  switches: { question: boolean; approvals: boolean };
+  suppress: Suppress;
+  promptActive: boolean;
+  restorableQuestion: () => boolean;
+  restorableApprovals: () => boolean;
+}): Meta | undefined {
+  const { switches, suppress, promptActive } = inputs;
+  const hint = (restoreSwitch: boolean, suppressed: boolean, restorable: () => boolean) =>
+    shouldHintRestore({ restoreSwitch, suppress: suppressed, promptActive, restorable });
+  if (hint(switches.question, suppress.question, inputs.restorableQuestion))
+    return { [RESTORE_ASK_USER_QUESTION_META_KEY]: true };
+  if (hint(switches.approvals, suppress.approvals, inputs.restorableApprovals))
+    return { [RESTORE_PENDING_APPROVALS_META_KEY]: true };
+  return undefined;
 }
 
 /**

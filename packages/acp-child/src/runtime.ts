@@ -41,6 +41,8 @@ export interface OpenSessionArgs {
 
 export interface LoadArgs {
   suppressRestore: boolean;
+  /** The same for a batch of pending approvals (`qwen.daemon.suppressRestorePendingApprovals`). */
+  suppressApprovalRestore?: boolean;
   givenAnswers?: ReadonlyMap<string, GivenAnswer> | undefined;
 }
 

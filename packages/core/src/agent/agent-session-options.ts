@@ -49,6 +49,8 @@ export interface AgentSessionLoadOptions extends AgentSessionOptions {
    * (see answered-batch.ts), so an acknowledged answer reaches the model whatever the batch held.
    */
   givenAnswers?: ReadonlyMap<string, GivenAnswer>;
+  /** Like suppressRestore, for a batch of pending approvals (`--restore-pending-approvals`). */
+  suppressApprovalRestore?: boolean;
 }
 
 export interface AgentPromptOptions {

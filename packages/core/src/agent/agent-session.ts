@@ -130,7 +130,7 @@ export class AgentSession {
         : undefined;
     const preserveCallIds =
       approvalIds !== undefined
-        ? opts.suppressRestore === true
+        ? opts.suppressApprovalRestore === true
           ? undefined
           : approvalIds
         : preserve

@@ -10,6 +10,13 @@ export const DAEMON_META_PREFIX = "qwen.daemon.";
 export const RESTORE_ASK_USER_QUESTION_META_KEY = "qwen.daemon.restoreAskUserQuestion";
 /** daemon -> child on load/resume requests: the daemon will refuse the restore, so neither hint nor skip. */
 export const SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY = "qwen.daemon.suppressRestoreAskUserQuestion";
+/**
+ * child -> daemon on load/resume responses (a batch of tool approvals, with or without questions, waits to be
+ * asked again: `--restore-pending-approvals`); daemon -> child on the restore prompt that asks it.
+ */
+export const RESTORE_PENDING_APPROVALS_META_KEY = "qwen.daemon.restorePendingApprovals";
+/** daemon -> child on load/resume requests: the daemon will refuse an approvals restore, so neither hint nor skip. */
+export const SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY = "qwen.daemon.suppressRestorePendingApprovals";
 /** daemon -> child on cancelled permission responses: `timeout` | `agent_cancelled` | `session_closed`. */
 export const PERMISSION_CANCEL_REASON_META_KEY = "qwen.daemon.permissionCancelReason";
 /** daemon -> child on session/prompt: the daemon's promptId, used for the prompt ledger. */
