@@ -4,6 +4,7 @@ import { questionRequest } from "../testing/question.js";
 import type { AnswerEntry, JournalEntry } from "./answer-record.js";
 import {
   answerEntryFor,
+  answerKeyOf,
   decisionOf,
   findJournaledAnswer,
   isUserQuestion,
@@ -112,6 +113,46 @@ describe("which votes are journaled", () => {
         ),
       ).toBeUndefined();
     }
+  });
+
+  it("with the approvals switch, a tool approval is journaled under its call id, keyed by its input", () => {
+    const at = "2025-01-01T00:00:10.000Z";
+    const shell = {
+      toolCallId: "call-s1",
+      title: "echo x >> counter",
+      rawInput: { command: "echo x >> counter" },
+      _meta: { toolName: "run_shell_command" },
+    };
+    const request = { sessionId: "s1", requestId: "r1", toolCall: shell };
+    const allow = { outcome: "selected" as const, optionId: "allow_once" };
+    expect(answerEntryFor(request, { outcome: allow }, at, { approvals: false })).toBeUndefined();
+    const entry = answerEntryFor(request, { outcome: allow, voterClientId: "client_a" }, at, {
+      approvals: true,
+    });
+    expect(entry).toEqual({
+      v: 1,
+      type: "answer",
+      sessionId: "s1",
+      toolCallId: "call-s1",
+      questionsKey: answerKeyOf(shell),
+      outcome: allow,
+      requestId: "r1",
+      voterClientId: "client_a",
+      at,
+    });
+    // A refusal is a user's answer too; an unattended end is not.
+    const reject = { outcome: "selected" as const, optionId: "reject_once" };
+    expect(answerEntryFor(request, { outcome: reject }, at, { approvals: true })?.outcome).toEqual(reject);
+    expect(
+      answerEntryFor(request, { outcome: { outcome: "cancelled" }, reason: "timeout" }, at, {
+        approvals: true,
+      }),
+    ).toBeUndefined();
+    // Asked again with the same input (another title or diff), the key is the same; other input, another key.
+    expect(answerKeyOf({ ...shell, title: "other" })).toBe(answerKeyOf(shell));
+    expect(answerKeyOf({ ...shell, rawInput: { command: "rm -rf /" } })).not.toBe(answerKeyOf(shell));
+    // Questions keep their own key.
+    expect(answerKeyOf(toolCall)).toBe(KEY);
   });
 
   it("a journaled answer replays as the same decision (without the old voter)", () => {

@@ -24,6 +24,36 @@ export function questionCallId(toolCall: Record<string, unknown>): string | unde
 }
 
 /**
+ * The call id of a tool approval (any request that is not a question) that has one. Journaled only with
+ * `--restore-pending-approvals`: only then can the approval be asked again after a restart and answered from
+ * the journal, and only then does the child keep a refused or unattended approval as the question's rules say.
+ */
+export function approvalCallId(toolCall: Record<string, unknown>): string | undefined {
+  const id = toolCall.toolCallId;
+  return !isUserQuestion(toolCall) && typeof id === "string" && id !== "" ? id : undefined;
+}
+
+/** Which requests the journal covers: questions always, tool approvals with the approvals switch. */
+export type JournalScope = { approvals: boolean };
+
+/** The call id the journal files a request's answer under, or undefined when it does not cover the request. */
+export function journaledCallId(toolCall: Record<string, unknown>, scope: JournalScope): string | undefined {
+  return questionCallId(toolCall) ?? (scope.approvals ? approvalCallId(toolCall) : undefined);
+}
+
+/**
+ * The fingerprint a journaled answer is matched by: the questions for a question, the tool's input for an
+ * approval (an approval asked again is rebuilt from the same saved arguments; its title or diff may differ).
+ */
+export function answerKeyOf(toolCall: Record<string, unknown>): string | undefined {
+  if (isUserQuestion(toolCall)) return questionsKeyOf(toolCall);
+  if (!("rawInput" in toolCall)) return undefined;
+  return createHash("sha256")
+    .update(canonicalJson({ rawInput: toolCall.rawInput }))
+    .digest("hex");
+}
+
+/**
  * A fingerprint of the questions (sha256 of their JSON with sorted keys). A re-hung question is rebuilt from
  * the same saved arguments, so it has the same key; a model that reuses a call id for another question does not.
  */
@@ -35,17 +65,19 @@ export function questionsKeyOf(toolCall: Record<string, unknown>): string | unde
 
 /**
  * The journal line for a vote that resolves `request` with `decision`, or undefined when nothing is journaled:
- * not a question (tool approvals keep their plain behaviour), no call id to find it by, or not a user's answer.
+ * a request the journal does not cover (a tool approval without the approvals switch keeps its plain
+ * behaviour), no call id to find it by, or not a user's answer.
  */
 export function answerEntryFor(
   request: QuestionRequest,
   decision: PermissionDecision,
   at: string,
+  scope: JournalScope = { approvals: false },
 ): AnswerEntry | undefined {
-  const toolCallId = questionCallId(request.toolCall);
+  const toolCallId = journaledCallId(request.toolCall, scope);
   if (toolCallId === undefined) return undefined;
   if (decision.outcome.outcome === "cancelled" && decision.reason !== "user") return undefined;
-  const questionsKey = questionsKeyOf(request.toolCall);
+  const questionsKey = answerKeyOf(request.toolCall);
   return {
     v: 1,
     type: "answer",

@@ -4,11 +4,12 @@
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { JournalHealth } from "../answers/journal-health.js";
 import {
+  answerKeyOf,
   decisionOf,
   findJournaledAnswer,
+  type JournalScope,
+  journaledCallId,
   type QuestionRequest,
-  questionCallId,
-  questionsKeyOf,
   transcriptHoldsCall,
 } from "../answers/journaled-answer.js";
 import type { PermissionMediator } from "../permission/mediator.js";
@@ -36,9 +37,10 @@ export async function replayJournaledAnswer(
   deps: AnswerReplayDeps,
   request: QuestionRequest,
   cwd: string,
+  scope: JournalScope = { approvals: false },
 ): Promise<boolean> {
   const { sessionId, requestId, toolCall } = request;
-  const toolCallId = questionCallId(toolCall);
+  const toolCallId = journaledCallId(toolCall, scope);
   if (toolCallId === undefined) return false;
   let lookup: ReturnType<typeof findJournaledAnswer>;
   try {
@@ -58,7 +60,7 @@ export async function replayJournaledAnswer(
     lookup = findJournaledAnswer(entries, {
       sessionId,
       toolCallId,
-      questionsKey: questionsKeyOf(toolCall),
+      questionsKey: answerKeyOf(toolCall),
       transcript,
     });
   } catch (error) {

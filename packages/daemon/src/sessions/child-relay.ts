@@ -10,7 +10,7 @@ import type {
 } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { JournalHealth } from "../answers/journal-health.js";
-import { isUserQuestion } from "../answers/journaled-answer.js";
+import { journaledCallId } from "../answers/journaled-answer.js";
 import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { Clock } from "../events/clock.js";
 import type { PermissionMediator } from "../permission/mediator.js";
@@ -26,6 +26,8 @@ export type ChildRelayDeps = {
   newId?: () => string;
   /** Where re-hung questions look for answers given before a restart. */
   answers?: { journal: AnswerJournal; store: SessionStore; health: JournalHealth };
+  /** `--restore-pending-approvals`: re-asked tool approvals are answered from the journal too. */
+  journalApprovals?: boolean;
 };
 
 export function relaySessionUpdate(
@@ -65,12 +67,18 @@ export async function relayPermissionRequest(
   const onAbort = () => mediator.cancelRequest(session.sessionId, requestId, "agent_cancelled");
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    // Only a restore prompt re-hangs a question that may have been answered before the restart.
-    if (deps.answers !== undefined && active?.kind === "restore" && isUserQuestion(params.toolCall)) {
+    // Only a restore prompt re-hangs a question (or approval) that may have been answered before the restart.
+    const scope = { approvals: deps.journalApprovals === true };
+    if (
+      deps.answers !== undefined &&
+      active?.kind === "restore" &&
+      journaledCallId(params.toolCall, scope) !== undefined
+    ) {
       await replayJournaledAnswer(
         { ...deps.answers, mediator, log: deps.log },
         { sessionId: session.sessionId, requestId, toolCall: params.toolCall },
         session.workspaceCwd,
+        scope,
       );
     }
     return toAcpPermissionResponse(await decision);

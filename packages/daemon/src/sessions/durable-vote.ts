@@ -4,7 +4,9 @@
 // applied and acknowledged, so a crash right after the 200 cannot lose the answer. Order: judge (policy and
 // the rest, resolving nothing) -> journal -> resolve -> 200. A journal that cannot be written is a 500 and
 // the question stays waiting. Votes on one request are handled one at a time, so the journal never holds the
-// answer of a vote that lost a race. Votes on tool approvals are applied as before, without a journal line.
+// answer of a vote that lost a race. Votes on tool approvals are journaled the same way with
+// `--restore-pending-approvals` (an approval acknowledged with 200 is then never asked again after a crash);
+// without it they are applied as before, without a journal line.
 
 import { answerEntryFor, withdrawalOf } from "../answers/journaled-answer.js";
 import { answerNotSaved } from "../http/errors.js";
@@ -29,7 +31,9 @@ export function voteDurably(sessions: Sessions, vote: PermissionVote): Promise<V
     const check = mediator.checkVote(vote);
     if (check.kind === "refused") return check.result;
     if (check.kind === "partial") return mediator.commitVote(vote);
-    const entry = answerEntryFor(check.request, check.decision, iso(options.clock.now()));
+    const entry = answerEntryFor(check.request, check.decision, iso(options.clock.now()), {
+      approvals: options.restorePendingApprovals === true,
+    });
     if (entry === undefined) return mediator.commitVote(vote);
     const cwd = registry.getAny(entry.sessionId)?.workspaceCwd ?? sessions.workspace;
     try {

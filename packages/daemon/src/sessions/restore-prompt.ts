@@ -4,6 +4,7 @@ import {
   type Meta,
   PROMPT_ID_META_KEY,
   RESTORE_ASK_USER_QUESTION_META_KEY,
+  RESTORE_PENDING_APPROVALS_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import type { LiveSession } from "./live-session.js";
 import { decideRestoreAdmission } from "./restore-admission.js";
@@ -13,6 +14,8 @@ export type RestorePromptInput = {
   /** `_meta` of the child's load/resume response (carries the hint). */
   responseMeta: Meta | null | undefined;
   switchOn: boolean;
+  /** `--restore-pending-approvals`: the child's approvals hint is admitted the same way, under this switch. */
+  approvalsSwitchOn?: boolean;
   /** The X-Qwen-Client-Id the load came with (the "attached client" of the spec). */
   requestedClientId: string | undefined;
   /** The id the daemon minted for that client: the restore prompt's originator. */
@@ -24,16 +27,19 @@ export type RestorePromptInput = {
 /** True when a restore prompt was admitted. */
 export function admitRestorePrompt(input: RestorePromptInput): boolean {
   const { session, log } = input;
-  const hint = input.responseMeta?.[RESTORE_ASK_USER_QUESTION_META_KEY] === true;
+  // A batch holds questions only (the question hint) or an approval (the approvals hint), never both.
+  const approvals = input.responseMeta?.[RESTORE_PENDING_APPROVALS_META_KEY] === true;
+  const key = approvals ? RESTORE_PENDING_APPROVALS_META_KEY : RESTORE_ASK_USER_QUESTION_META_KEY;
+  const hint = approvals || input.responseMeta?.[RESTORE_ASK_USER_QUESTION_META_KEY] === true;
   const decision = decideRestoreAdmission({
     hint,
-    switchOn: input.switchOn,
+    switchOn: approvals ? input.approvalsSwitchOn === true : input.switchOn,
     requestedClientId: input.requestedClientId,
     activity: session.activity,
   });
   if (!decision.admit) {
-    if (hint)
-      log(`qwen serve: restore of ask_user_question refused for ${session.sessionId} (${decision.reason})`);
+    const what = approvals ? "pending approvals" : "ask_user_question";
+    if (hint) log(`qwen serve: restore of ${what} refused for ${session.sessionId} (${decision.reason})`);
     return false;
   }
   const promptId = input.newId();
@@ -43,7 +49,7 @@ export function admitRestorePrompt(input: RestorePromptInput): boolean {
       kind: "restore",
       text: "",
       prompt: [],
-      meta: { [RESTORE_ASK_USER_QUESTION_META_KEY]: true, [PROMPT_ID_META_KEY]: promptId },
+      meta: { [key]: true, [PROMPT_ID_META_KEY]: promptId },
       // The client that loaded is the one who can answer (designated policy included).
       originatorClientId: input.clientId,
     });

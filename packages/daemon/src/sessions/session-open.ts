@@ -3,12 +3,13 @@
 // step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
 // prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
-import type { LedgerEntry } from "@qwen-daemon/core";
+import { type LedgerEntry, pendingApprovalsFromRecords } from "@qwen-daemon/core";
 import {
   type Meta,
   type OpenSessionResponse,
   type PromptTerminal,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
+  SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import type { PersistedSession } from "../persisted/session-store.js";
 import { promptTerminalsOf } from "../prompts/prompt-terminals.js";
@@ -104,8 +105,10 @@ async function restoreOnLiveSession(
   clientId: string,
 ): Promise<boolean> {
   const { restoreAskUserQuestion: switchOn, log } = sessions.options;
-  if (knownRestoreRefusal({ switchOn, requestedClientId, activity: session.activity }) !== undefined)
-    return false;
+  const approvalsSwitchOn = sessions.options.restorePendingApprovals === true;
+  const refused = (on: boolean) =>
+    knownRestoreRefusal({ switchOn: on, requestedClientId, activity: session.activity }) !== undefined;
+  if (refused(switchOn) && refused(approvalsSwitchOn)) return false;
   if (!session.hasHistory || sessions.mediator.hasPending(session.sessionId) || !session.child.alive)
     return false;
   let response: { _meta?: Meta | null };
@@ -124,6 +127,7 @@ async function restoreOnLiveSession(
     session,
     responseMeta: response._meta,
     switchOn,
+    approvalsSwitchOn,
     requestedClientId,
     clientId,
     newId: sessions.newId,
@@ -149,7 +153,11 @@ async function reopenRestoredCalls(sessions: Sessions, session: LiveSession, cwd
     );
     return;
   }
-  const ids = new Set(trailingQuestionCalls(records ?? []).flatMap((call) => (call.id ? [call.id] : [])));
+  const calls = [
+    ...trailingQuestionCalls(records ?? []),
+    ...(pendingApprovalsFromRecords(records ?? [], { includeQuestions: true })?.reAsk ?? []),
+  ];
+  const ids = new Set(calls.flatMap((call) => (call.id ? [call.id] : [])));
   session.replaceReplay(reopenReplayedCalls(session.replay, ids));
 }
 
@@ -166,13 +174,17 @@ async function openFromChild(
     const child = await sessions.children.ensure();
     session = sessions.newSession(sessionId, cwd, child);
     sessions.registry.addOpening(session);
-    const refusal = knownRestoreRefusal({
-      switchOn: sessions.options.restoreAskUserQuestion,
-      requestedClientId,
-      activity: session.activity,
-    });
+    const activity = session.activity;
+    const refusalUnder = (switchOn: boolean) =>
+      knownRestoreRefusal({ switchOn, requestedClientId, activity });
     const meta = withMeta(
-      refusal === undefined ? undefined : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true },
+      refusalUnder(sessions.options.restoreAskUserQuestion) === undefined
+        ? undefined
+        : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true },
+      // Sent only with the switch on: a child without it never hints, and the key would be news to it.
+      sessions.options.restorePendingApprovals === true && refusalUnder(true) !== undefined
+        ? { [SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY]: true }
+        : undefined,
       await answersForChild(sessions, cwd, sessionId),
     );
     let response: { _meta?: Meta | null };
@@ -209,6 +221,7 @@ async function openFromChild(
       session,
       responseMeta: response._meta,
       switchOn: sessions.options.restoreAskUserQuestion,
+      approvalsSwitchOn: sessions.options.restorePendingApprovals === true,
       requestedClientId,
       clientId: result.clientId,
       newId: sessions.newId,

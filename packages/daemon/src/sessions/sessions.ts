@@ -58,6 +58,7 @@ export class Sessions {
       log: options.log,
       newId: this.newId,
       answers: { journal: options.answerJournal, store: options.store, health: this.journalHealth },
+      journalApprovals: options.restorePendingApprovals === true,
     };
     this.children = new ChildSupervisor({
       workspace: this.workspace,
