@@ -292,7 +292,7 @@ describe("load and restore after a crash", () => {
       ),
     );
     await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
-    const suppressed = await open(AgentSession.load(options(crashed, server, { suppressRestore: true })));
+    const suppressed = await open(AgentSession.load(options(crashed, server, { suppressApprovalRestore: true })));
     expect(suppressed.restorableApprovals()).toBeUndefined();
     await suppressed.close();
     const later = await open(AgentSession.load(options(crashed, server)));
