@@ -5,12 +5,12 @@ import { cp } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { Config } from "../config.js";
 import { toolStartedResultUnknownText } from "../history/pending-approval-restore.js";
+import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
+import { chatsDir, transcriptPath } from "../storage/jsonl/paths.js";
 import { type FakeOpenAIServer, reply, startFakeOpenAIServer } from "../testing/index.js";
 import { toolCanceledByUserText } from "../tools/ask-user-question-result.js";
 import { ToolRegistry } from "../tools/registry.js";
 import type { Tool } from "../tools/tool.js";
-import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
-import { chatsDir, transcriptPath } from "../storage/jsonl/paths.js";
 import { readTranscript } from "../transcript/reader.js";
 import { AgentSession, type AgentSessionLoadOptions } from "./agent-session.js";
 import type { ConfirmationHandler } from "./contract.js";
@@ -292,7 +292,9 @@ describe("load and restore after a crash", () => {
       ),
     );
     await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
-    const suppressed = await open(AgentSession.load(options(crashed, server, { suppressApprovalRestore: true })));
+    const suppressed = await open(
+      AgentSession.load(options(crashed, server, { suppressApprovalRestore: true })),
+    );
     expect(suppressed.restorableApprovals()).toBeUndefined();
     await suppressed.close();
     const later = await open(AgentSession.load(options(crashed, server)));
