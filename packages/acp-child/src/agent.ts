@@ -45,13 +45,7 @@ import type { Logger } from "./logger.js";
 import type { AcpChildOptions } from "./options.js";
 import { promptToParts } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
-import {
-  approvalSkipIds,
-  replaySkipIds,
-  restoreHintMeta,
-  type Suppress,
-  unionOf,
-} from "./restore.js";
+import { approvalSkipIds, replaySkipIds, restoreHintMeta, type Suppress, unionOf } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
 import { listSessions, requireAbsolute } from "./session-listing.js";
