@@ -20,7 +20,7 @@ import { SessionEventBus } from "../events/event-bus.js";
 import { sessionNotFound, unregisteredClientId } from "../http/errors.js";
 import type { PermissionMediator } from "../permission/mediator.js";
 import type { PersistedSession } from "../persisted/session-store.js";
-import { isMethodNotFound } from "./child-errors.js";
+import { tellChildClosed } from "./child-close.js";
 import { ClientRegistry } from "./client-registry.js";
 import { type ReplayedUpdate, replayEvents } from "./load-replay.js";
 import { SessionPromptJournal } from "./prompt-journaling.js";
@@ -304,36 +304,17 @@ export class LiveSession {
 
   // ---- ending -------------------------------------------------------------------------------
 
-  /**
-   * DELETE (with the client's id, checked like cancel's), idle reaping and shutdown: the session ends here,
-   * then the child is told with session/close alone: a close is not a user's cancel. Sent as session/cancel
-   * first, the child would record a waiting question as cancelled and it could never be asked again; closed,
-   * it stays on disk, unanswered, for a later load to re-ask.
-   */
+  /** DELETE (with the client's id, checked like cancel's), idle reaping and shutdown; then the child is told. */
   async close(reason: SessionCloseReason, clientId?: string): Promise<void> {
     this.assertClient(clientId);
     if (isEnded(this.#state)) return;
-    const { log } = this.#deps.options;
-    const wasActive = this.queue.promptActive;
+    const turnWasRunning = this.queue.promptActive;
     const announced = this.#state === "live";
     this.#end("session_closed", "Session closed");
     if (announced) this.bus.emit(DaemonEventType.sessionClosed, { sessionId: this.sessionId, reason });
     this.bus.close();
-    if (!this.child.alive) {
-      this.#state = nextState(this.#state, "closed");
-      return;
-    }
     try {
-      await this.child.closeSession(this.sessionId);
-    } catch (error) {
-      if (!isMethodNotFound(error)) {
-        log(`qwen serve: session/close for ${this.sessionId} failed: ${String(error)}`);
-      } else if (wasActive) {
-        // An agent without session/close: stop its running turn at least; the daemon has forgotten it anyway.
-        await this.child.cancel(this.sessionId).catch((cancelError: unknown) => {
-          log(`qwen serve: session/cancel for closing ${this.sessionId} failed: ${String(cancelError)}`);
-        });
-      }
+      await tellChildClosed(this.child, this.sessionId, turnWasRunning, this.#deps.options.log);
     } finally {
       this.#state = nextState(this.#state, "closed");
     }
