@@ -1,7 +1,7 @@
 // GET /session/:id/transcript: persisted history shown the way live history is, as session_update
 // events (user_message_chunk, agent_message_chunk, agent_thought_chunk, tool_call, tool_call_update).
 import type { Part, TranscriptRecord } from "@qwen-daemon/core";
-import { DaemonEventType, EVENT_SCHEMA_VERSION } from "@qwen-daemon/core/protocol";
+import { type DaemonEventData, DaemonEventType, EVENT_SCHEMA_VERSION } from "@qwen-daemon/core/protocol";
 import type { DaemonEvent } from "../events/daemon-event.js";
 
 type Update = Record<string, unknown> & { sessionUpdate: string };
@@ -15,7 +15,7 @@ export function transcriptEvents(sessionId: string, records: readonly Transcript
         id: events.length + 1,
         v: EVENT_SCHEMA_VERSION,
         type: DaemonEventType.sessionUpdate,
-        data: { sessionId, update },
+        data: { sessionId, update } satisfies DaemonEventData<typeof DaemonEventType.sessionUpdate>,
         _meta: { serverTimestamp: Number.isFinite(at) ? at : 0 },
       });
     }

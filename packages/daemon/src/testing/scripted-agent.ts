@@ -1,6 +1,7 @@
 // A scripted ACP agent (the SDK's agent side) behind an in-memory ChildChannel: two TransformStreams
 // instead of a process. Tests script what it answers and read what the daemon sent it.
 import * as acp from "@agentclientprotocol/sdk";
+import { ExtensionMethod } from "@qwen-daemon/core/protocol";
 import type { ChannelFactory, ChildChannel, ChildExit } from "../bridge/channel.js";
 
 type Params = Record<string, unknown> & { sessionId?: string; _meta?: Record<string, unknown> | null };
@@ -121,11 +122,11 @@ export class ScriptedAgent {
         this.#record("session/close", params);
         return {};
       })
-      .onRequest("qwen/control/session/continue", raw, ({ params }) => {
-        this.#record("qwen/control/session/continue", params);
+      .onRequest(ExtensionMethod.sessionContinue, raw, ({ params }) => {
+        this.#record(ExtensionMethod.sessionContinue, params);
         const decision = o.continueDecision ?? { accepted: false, interruption: "none" };
         if (decision === "method_not_found")
-          throw acp.RequestError.methodNotFound("qwen/control/session/continue");
+          throw acp.RequestError.methodNotFound(ExtensionMethod.sessionContinue);
         return decision;
       })
       .onNotification("session/cancel", raw, ({ params }) => {
