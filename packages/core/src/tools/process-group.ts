@@ -1,7 +1,8 @@
 // Runs `bash -c <command>` as the leader of its own process group, so a timeout or a cancel can kill
 // everything the command started (pipelines, `&` jobs, grandchildren), not just bash: SIGTERM to the
 // group first, then SIGKILL to the group after a grace period for whatever ignored it.
-import { spawn } from "node:child_process";
+// node:child_process is imported when a command first runs: most sessions never run one, and it is one
+// module less for every child to load at start.
 
 export interface GroupRunOptions {
   command: string;
@@ -41,7 +42,8 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): Error | undefined {
   }
 }
 
-export function runInProcessGroup(options: GroupRunOptions): Promise<GroupRunResult> {
+export async function runInProcessGroup(options: GroupRunOptions): Promise<GroupRunResult> {
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", options.command], {
       cwd: options.cwd,
