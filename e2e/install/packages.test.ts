@@ -28,13 +28,17 @@ function userEnv(project: string): Record<string, string> {
   return { ...env, QWEN_HOME: join(project, ".qwen-home") };
 }
 
+// Installing, loading and type-checking a tarball is many cold Node and tsc starts: on a loaded 2-core machine
+// one such test took close to a minute, so these get more room than the suite's default (not a speed check).
+const INSTALLED = { timeout: 180_000 };
+
 function node(project: string, args: string[]): string {
   return execFileSync(process.execPath, args, {
     cwd: project,
     env: userEnv(project),
     encoding: "utf8",
     stdio: "pipe",
-    timeout: 60_000,
+    timeout: INSTALLED.timeout,
   });
 }
 
@@ -115,7 +119,7 @@ describe.each(PACKAGES.map((name) => [name] as [PackageName]))("the @qwen-daemon
   });
 });
 
-describe("@qwen-daemon/core from its tarball", () => {
+describe("@qwen-daemon/core from its tarball", INSTALLED, () => {
   const project = installed("core", ["core"]);
 
   it("loads with import and require (Node 20's require of ES modules), and types under nodenext", () => {
@@ -151,7 +155,7 @@ export = found;
   });
 });
 
-describe("@qwen-daemon/acp-child from its tarball", () => {
+describe("@qwen-daemon/acp-child from its tarball", INSTALLED, () => {
   const project = installed("acp-child", ["core", "acp-child"]);
 
   it("loads with import and require, types under nodenext, and qwen-acp --help prints its usage", () => {
@@ -196,7 +200,7 @@ export = child.parseAcpArgv(["--help"]).kind;
   });
 });
 
-describe("@qwen-daemon/daemon from its tarball", () => {
+describe("@qwen-daemon/daemon from its tarball", INSTALLED, () => {
   const project = installed("daemon", ["core", "acp-child", "daemon"]);
 
   it("loads with import and require, and types under nodenext", () => {
@@ -266,7 +270,7 @@ export = daemon.DEFAULT_PORT;
   });
 });
 
-describe("@qwen-daemon/cli from its tarball", () => {
+describe("@qwen-daemon/cli from its tarball", INSTALLED, () => {
   const project = installed("cli", ["cli"]);
 
   it("loads with import and require, and types under nodenext, without the bundled packages installed", () => {
