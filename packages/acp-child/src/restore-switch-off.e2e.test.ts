@@ -18,10 +18,11 @@ import {
   workspace,
 } from "./testing/restore-world.js";
 
+// The crash spawns and kills a child: as long as a test may take (the config's testTimeout), not a hook's 10 s.
 beforeAll(async () => {
   await openWorld();
   await crashWhileAsking(["off", "continue_off"]);
-});
+}, 20_000);
 afterAll(closeWorld);
 
 describe("a child without the switch", () => {
