@@ -3,8 +3,18 @@
 import type { DaemonEvent } from "../net/daemon-event.js";
 import { record, text } from "../net/read.js";
 
-const TERMINAL = new Set(["turn_complete", "turn_error", "prompt_cancelled", "pending_prompt_completed"]);
-const STARTING = new Set(["pending_prompt_added", "pending_prompt_started"]);
+// Event types of the contract (a misspelt one does not compile); read as plain strings below, because a newer
+// daemon may send types this page does not know.
+const TERMINAL: ReadonlySet<string> = new Set<DaemonEvent["type"]>([
+  "turn_complete",
+  "turn_error",
+  "prompt_cancelled",
+  "pending_prompt_completed",
+]);
+const STARTING: ReadonlySet<string> = new Set<DaemonEvent["type"]>([
+  "pending_prompt_added",
+  "pending_prompt_started",
+]);
 
 export class ActivePrompts {
   readonly #ids = new Set<string>();
