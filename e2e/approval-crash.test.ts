@@ -211,7 +211,7 @@ function suite(
   prompt: string,
   toolName: string,
   count: (workspace: string) => number,
-  { only, repeat }: { only?: readonly string[]; repeat: number },
+  { only, repeat, instant = false }: { only?: readonly string[]; repeat: number; instant?: boolean },
 ) {
   describe(label, () => {
     for (const point of points(prompt).filter((p) => only === undefined || only.includes(p.name))) {
@@ -227,10 +227,13 @@ function suite(
             await run.recover();
             const facts = await run.finish(FINAL, point.onReAsk);
             const { violations: _v, ...shown } = facts;
+            // An instant tool (the edit) may have its result on disk before a kill at "started" lands.
+            const { disk, ...rest } = point.expect ?? {};
+            const expected = instant && disk === "started" ? rest : point.expect;
             expect({ round, ...shown, violations: judge(facts, point.onReAsk, toolName) }).toEqual({
               round,
               ...shown,
-              ...point.expect,
+              ...expected,
               violations: [],
             });
           } finally {
