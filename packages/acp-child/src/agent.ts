@@ -13,7 +13,7 @@ import {
   RequestError,
   type StopReason,
 } from "@agentclientprotocol/sdk";
-import { type BeforeExecuteHook, isValidSessionId, type SessionToolContext } from "@qwen-daemon/core";
+import { isValidSessionId } from "@qwen-daemon/core";
 import {
   CONTINUE_LAST_TURN_META_KEY,
   daemonPromptId,
@@ -37,8 +37,6 @@ import {
   INVALID_PARENT_CAPABILITY_TEXT,
   type PrivateParentEnv,
   PrivateParentGate,
-  prepareExternalTool,
-  SHELL_EXECUTING_TOOL_NAMES,
 } from "./external-tool-guard.js";
 import { givenAnswersOf } from "./given-answers.js";
 import type { Logger } from "./logger.js";
@@ -50,6 +48,7 @@ import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
 import { listSessions, requireAbsolute } from "./session-listing.js";
 import { isApprovalMode, modeState } from "./session-modes.js";
+import { shellToolGuard } from "./shell-tool-guard.js";
 
 export interface AcpAgentDeps {
   runtime: AgentRuntime;
@@ -98,25 +97,8 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     return session;
   };
 
-  /** Shell tools wait for the daemon's guard once it was acknowledged; everything else just runs. */
-  const guardFor =
-    (sessionId: string, client: AgentContext): BeforeExecuteHook<SessionToolContext> =>
-    async (call, ctx) => {
-      if (!parentGate.guardActive || !SHELL_EXECUTING_TOOL_NAMES.has(call.name)) return { allowed: true };
-      return prepareExternalTool(
-        client,
-        {
-          sessionId,
-          promptId: ctx.promptId,
-          toolCallId: call.id,
-          toolName: call.name,
-          arguments: call.args,
-          invocationCwd: ctx.cwd,
-        },
-        ctx.signal,
-        (message) => log.warn(message),
-      );
-    };
+  const guardFor = (sessionId: string, client: AgentContext) =>
+    shellToolGuard({ sessionId, client, gate: parentGate, log });
 
   const newAcpSession = (sessionId: string, cwd: string, client: AgentContext) =>
     new AcpSession({

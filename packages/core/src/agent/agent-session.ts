@@ -11,13 +11,7 @@ import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
 import { DAEMON_LOST, PromptLedger } from "../transcript/ledger.js";
 import { readSessionTranscript } from "../transcript/reader.js";
-import {
-  type LedgerEntry,
-  SESSION_CREATED_SUBTYPE,
-  TOOL_STARTED_SUBTYPE,
-  type ToolStartedData,
-  type TranscriptRecord,
-} from "../transcript/records.js";
+import { type LedgerEntry, SESSION_CREATED_SUBTYPE, type TranscriptRecord } from "../transcript/records.js";
 import { SessionTranscript } from "../transcript/session-transcript.js";
 import { SessionBusyError, SessionClosedError, SessionExistsError } from "./agent-session-errors.js";
 import {
@@ -38,6 +32,7 @@ import {
   switchesOf,
 } from "./pending-approvals.js";
 import { hostLost, ledgerTerminal } from "./prompt-outcome.js";
+import { sessionRecorder } from "./session-recorder.js";
 import { DEFAULT_MAX_TURNS, runTurn, type TurnOutcome, type TurnStart } from "./turn-loop.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
@@ -364,43 +359,13 @@ export class AgentSession {
     );
   }
 
-  /**
-   * Writes through the transcript and keeps each record, so records() never re-reads the file. Once the host
-   * is gone nothing more is written (see hostLost): not the reply being streamed (a cut-off text would look
-   * like the model's answer and end the turn cleanly), not the cancelled text of a call that was waiting for
-   * approval, not the turn_result. The disk then holds what a kill at that instant would have left.
-   */
   #recorder({ promptId, signal }: AgentPromptOptions): TurnRecorder {
-    const t = this.#transcript;
-    const keep = async (write: () => Promise<TranscriptRecord>) => {
-      if (hostLost(signal)) return;
-      this.#records.push(await write());
-    };
-    const model = this.#opts.provider.model;
-    const recordStarts = this.#opts.config.getRestorePendingApprovals();
-    return {
-      user: (message) => keep(() => t.appendUser(message, { promptId })),
-      assistant: (message) =>
-        keep(() =>
-          t.appendAssistant(message, {
-            model,
-            ...(recordStarts && message.parts.some((p) => p.functionCall)
-              ? { toolStarts: "recorded" as const }
-              : {}),
-          }),
-        ),
-      toolResult: (message, result) => keep(() => t.appendToolResult(message, result)),
-      turnResult: (data) => keep(() => t.appendSystem("turn_result", { ...data, promptId })),
-      ...(recordStarts
-        ? {
-            toolStarted: async (data: ToolStartedData) => {
-              if (hostLost(signal)) return false;
-              this.#records.push(await t.appendSystem(TOOL_STARTED_SUBTYPE, data, { durable: true }));
-              return true;
-            },
-          }
-        : {}),
-    };
+    return sessionRecorder(this.#transcript, this.#records, {
+      promptId,
+      signal,
+      model: this.#opts.provider.model,
+      recordStarts: this.#opts.config.getRestorePendingApprovals(),
+    });
   }
 }
 
