@@ -105,6 +105,8 @@ export interface SpawnChildOptions {
   qwenHome: string;
   modelUrl: string;
   restore: boolean;
+  /** Flags after `--acp` and the restore switch (e.g. `--restore-pending-approvals`). */
+  extraArgs?: readonly string[];
   /** Added to the child's env (e.g. the reference daemon's private guard variables). */
   env?: Record<string, string>;
   /** `_meta` of the initialize request. */
@@ -127,6 +129,7 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
   ];
   const args = [...leading, "--acp"];
   if (options.restore) args.push("--restore-ask-user-question");
+  args.push(...(options.extraArgs ?? []));
   const proc = spawn(program as string, args, {
     cwd: options.cwd ?? PACKAGE_DIR,
     env: {

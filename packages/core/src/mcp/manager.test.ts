@@ -67,6 +67,7 @@ describe("McpManager over stdio", () => {
           "mcp__echo__mixed",
           "mcp__echo__crash",
           "mcp__echo__weird_name",
+          "mcp__echo__append",
         ],
       },
     ]);
