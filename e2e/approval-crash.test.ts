@@ -261,6 +261,7 @@ suite(
   (ws) => linesOf(ws, NOTES, "edited"),
   {
     repeat: 1,
+    instant: true,
     only: [
       "approval shown, re-asked and rejected",
       "approval acknowledged with the agent frozen",
