@@ -6,8 +6,10 @@
 // each process: where its samples went (by script, by function, self time) and when, on its own clock,
 // the functions that mark its phases first ran.
 // With --restart, the first life runs unprofiled and is SIGKILLed at the question, and the second life
-// (spawn -> load -> restored question visible in status) is profiled instead.
-//   node bench/cold-profile.mjs [--restart] [--out DIR] [--top 25] [--mark name,name,...]
+// (spawn -> load -> restored question visible in status) is profiled instead. --load-delay-ms N (with --restart)
+// waits N ms after the first 200 on /health before the load, and then counts only the samples taken from the
+// load on: what the load itself costs once both processes have finished starting.
+//   node bench/cold-profile.mjs [--restart [--load-delay-ms N]] [--out DIR] [--top 25] [--mark name,name,...]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -27,6 +29,11 @@ const MARKS = option(
 ).split(",");
 mkdirSync(OUT, { recursive: true });
 
+const LOAD_DELAY_MS = Number(option("load-delay-ms", 0));
+// Samples before this moment (µs on the monotonic clock V8's profiler stamps with) are left out; 0: none.
+let windowStartUs = 0;
+let windowEndUs = Number.POSITIVE_INFINITY;
+
 /** Self time per node of a .cpuprofile, and the first sample time of every function name. */
 function summarize(file) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
@@ -37,6 +44,7 @@ function summarize(file) {
   profile.samples.forEach((id, i) => {
     t += profile.timeDeltas[i] ?? 0;
     const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    if (t < windowStartUs || t > windowEndUs) return;
     self.set(id, (self.get(id) ?? 0) + dt);
     // Every function on this sample's stack has run by now.
     for (let node = byId.get(id); node; node = byId.get(node.parent)) {
@@ -107,11 +115,18 @@ try {
     await serve.kill9();
     const again = await startServe({ daemon: profiled, cwd, env, args });
     const path = `/session/${session.sessionId}`;
+    if (LOAD_DELAY_MS > 0) {
+      await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
+      windowStartUs = Number(process.hrtime.bigint() / 1000n);
+    }
+    const loadAt = performance.now();
     await again.expect(200, "POST", `${path}/load`, { cwd }, headers);
     while ((await again.expect(200, "GET", `${path}/status`)).isWaitingForUserQuestion !== true)
       await new Promise((resolve) => setTimeout(resolve, 2));
+    const now = performance.now();
+    if (LOAD_DELAY_MS > 0) windowEndUs = Number(process.hrtime.bigint() / 1000n);
     console.log(
-      `restart: spawn -> restored question visible ${(performance.now() - again.spawnedAt).toFixed(0)} ms (profiling slows it)`,
+      `restart: spawn -> restored question visible ${(now - again.spawnedAt).toFixed(0)} ms, load POST -> visible ${(now - loadAt).toFixed(0)} ms (profiling slows both)`,
     );
     await again.stop(10_000);
   } else {
