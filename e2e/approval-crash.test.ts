@@ -79,63 +79,54 @@ function points(prompt: string): Point[] {
     async (run: ApprovalRun) => {
       await run.prompt(prompt);
       const shown = await run.approvalShown();
-      const killed = run.crashOnFrame(pred, delayMs);
+      const killed = run.crashOnFrame(pred, { delayMs });
       await answerRacingTheKill(run, shown);
       await killed;
     };
+  const killWhenShown =
+    (delayMs = 0) =>
+    async (run: ApprovalRun) => {
+      const killed = run.crashOnFrame((f) => f.event === "permission_request", { delayMs });
+      await run.prompt(prompt);
+      await killed;
+    };
+  // The vote's 200 comes while the agent is stopped, so the answer is acknowledged and never acted on.
+  const killAfterFrozenVote = (body: typeof ALLOW | typeof REJECT) => async (run: ApprovalRun) => {
+    await run.prompt(prompt);
+    const shown = await run.approvalShown();
+    run.freezeChildren();
+    await run.answer(shown, body);
+    run.crashNow();
+  };
   return [
     {
       name: "approval shown, re-asked and rejected",
       onReAsk: REJECT,
-      drive: async (run) => {
-        const killed = run.crashOnFrame((f) => f.event === "permission_request");
-        await run.prompt(prompt);
-        await killed;
-      },
+      drive: killWhenShown(),
       expect: { disk: "nothing", reAsked: 1, effectsAtEnd: 0 },
     },
     {
       name: "approval shown, re-asked and approved",
       onReAsk: ALLOW,
-      drive: async (run) => {
-        const killed = run.crashOnFrame((f) => f.event === "permission_request");
-        await run.prompt(prompt);
-        await killed;
-      },
+      drive: killWhenShown(),
       expect: { disk: "nothing", reAsked: 1, effectsAtEnd: 1 },
     },
     {
       name: "approval shown for a while",
       onReAsk: ALLOW,
-      drive: async (run) => {
-        const killed = run.crashOnFrame((f) => f.event === "permission_request", 150);
-        await run.prompt(prompt);
-        await killed;
-      },
+      drive: killWhenShown(150),
       expect: { disk: "nothing", reAsked: 1, effectsAtEnd: 1 },
     },
     {
       name: "approval acknowledged with the agent frozen",
       onReAsk: REJECT,
-      drive: async (run) => {
-        await run.prompt(prompt);
-        const shown = await run.approvalShown();
-        run.freezeChildren();
-        await run.answer(shown, ALLOW);
-        run.crashNow();
-      },
+      drive: killAfterFrozenVote(ALLOW),
       expect: { disk: "nothing", reAsked: 0, effectsAtEnd: 1 },
     },
     {
       name: "refusal acknowledged with the agent frozen",
       onReAsk: ALLOW,
-      drive: async (run) => {
-        await run.prompt(prompt);
-        const shown = await run.approvalShown();
-        run.freezeChildren();
-        await run.answer(shown, REJECT);
-        run.crashNow();
-      },
+      drive: killAfterFrozenVote(REJECT),
       expect: { disk: "nothing", reAsked: 0, effectsAtEnd: 0 },
     },
     {

@@ -17,22 +17,6 @@ const FINAL = "FINAL: wrap up";
 
 const world = useE2eWorld(() => crashModel);
 
-/** Resolves with the first frame the predicate accepts, killing at that very instant (inside the callback). */
-function killOnFrame(
-  run: CrashRun,
-  mode: KillMode,
-  step: string,
-  pred: (f: SseFrame) => boolean,
-): Promise<void> {
-  return new Promise((resolve) => {
-    run.trigger = (frame) => {
-      if (!pred(frame)) return;
-      run.crashNow(mode, step);
-      resolve();
-    };
-  });
-}
-
 const isQuestion = (f: SseFrame) => f.event === "permission_request";
 const isAgentText = (f: SseFrame) =>
   f.event === "session_update" &&
@@ -51,12 +35,22 @@ function answerThenCrash(run: CrashRun, mode: KillMode, text: string, freeze: bo
   return run.prompt(text).then(() => voteThenCrash(run, mode, step, freeze));
 }
 
-/** The restore story's first crash: the whole tree, at the instant the question is shown. */
-async function crashAtFirstQuestion(run: CrashRun): Promise<void> {
-  const first = killOnFrame(run, "tree", "at the permission_request", isQuestion);
-  await run.prompt("ASK: pick a color");
-  await first;
+/** Sends `text` and kills at the instant its first frame `pred` accepts arrives. */
+async function promptThenCrashOn(
+  run: CrashRun,
+  mode: KillMode,
+  text: string,
+  pred: (f: SseFrame) => boolean,
+  step: string,
+): Promise<void> {
+  const killed = run.crashOnFrame(pred, { mode, step });
+  await run.prompt(text);
+  await killed;
 }
+
+/** The restore story's first crash: the whole tree, at the instant the question is shown. */
+const crashAtFirstQuestion = (run: CrashRun) =>
+  promptThenCrashOn(run, "tree", "ASK: pick a color", isQuestion, "at the permission_request");
 
 type Scenario = { step: string; drive: (run: CrashRun, mode: KillMode) => Promise<void> };
 
@@ -71,11 +65,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     step: "the model is streaming",
-    drive: async (run, mode) => {
-      const killed = killOnFrame(run, mode, "mid-stream", isAgentText);
-      await run.prompt("SLOW: tell me a story");
-      await killed;
-    },
+    drive: (run, mode) => promptThenCrashOn(run, mode, "SLOW: tell me a story", isAgentText, "mid-stream"),
   },
   {
     step: "prompts are queued behind a running one",
@@ -90,11 +80,8 @@ const SCENARIOS: Scenario[] = [
   },
   {
     step: "a question was just shown",
-    drive: async (run, mode) => {
-      const killed = killOnFrame(run, mode, "at the permission_request", isQuestion);
-      await run.prompt("ASK: pick a color");
-      await killed;
-    },
+    drive: (run, mode) =>
+      promptThenCrashOn(run, mode, "ASK: pick a color", isQuestion, "at the permission_request"),
   },
   {
     step: "an answer was just acknowledged",
@@ -121,7 +108,7 @@ const SCENARIOS: Scenario[] = [
     step: "the restore is asking again",
     drive: async (run, mode) => {
       await crashAtFirstQuestion(run);
-      const again = killOnFrame(run, mode, "at the re-asked permission_request", isQuestion);
+      const again = run.crashOnFrame(isQuestion, { mode, step: "at the re-asked permission_request" });
       await run.recover();
       await again;
     },

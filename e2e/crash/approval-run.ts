@@ -8,26 +8,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeOpenAIServer } from "@qwen-daemon/core/testing";
-import type { DaemonProcess } from "../harness/daemon-process.js";
 import type { E2eEnv } from "../harness/e2e-env.js";
 import { toolResultText } from "../harness/model-requests.js";
-import { descendantsOf, isAlive, killTree } from "../harness/process-tree.js";
-import {
-  createSession,
-  expectRestored,
-  getStatus,
-  openEvents,
-  postPrompt,
-  vote,
-} from "../harness/session-api.js";
+import { vote } from "../harness/session-api.js";
 import { readTranscript } from "../harness/session-files.js";
-import type { SseClient, SseFrame } from "../harness/sse-client.js";
+import type { SseFrame } from "../harness/sse-client.js";
 import { dataOf } from "../harness/sse-views.js";
+import { JOURNAL_GRACE_MS, StoryDriver } from "./story-driver.js";
 
 export const APPROVALS_SWITCH = ["--restore-pending-approvals"];
-const JOURNAL_GRACE_MS = 5_000;
-const SETTLE_TIMEOUT_MS = 30_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const ALLOW = { outcome: { outcome: "selected", optionId: "proceed_once" } } as const;
 export const REJECT = { outcome: { outcome: "selected", optionId: "cancel" } } as const;
@@ -49,49 +38,21 @@ export interface ApprovalRunFacts {
   violations: string[];
 }
 
-export class ApprovalRun {
-  daemon!: DaemonProcess;
-  sessionId = "";
-  clientId = "";
-  events: SseClient | undefined;
-  trigger: ((frame: SseFrame) => void) | undefined;
+export class ApprovalRun extends StoryDriver {
   acknowledged: "approved" | "rejected" | undefined;
-  readonly #env: E2eEnv;
-  readonly #server: FakeOpenAIServer;
-  readonly #firstRejected: number;
   readonly #countEffects: () => number;
-  #frozen: number[] = [];
-  #killed: number[] = [];
   #effectsAtKill = 0;
   #disk: DiskAtKill = "nothing";
   #callId: string | undefined;
 
   constructor(env: E2eEnv, server: FakeOpenAIServer, countEffects: () => number) {
-    this.#env = env;
-    this.#server = server;
-    this.#firstRejected = server.rejected.length;
+    super(env, server, APPROVALS_SWITCH);
     this.#countEffects = countEffects;
-  }
-
-  async start(): Promise<void> {
-    this.daemon = await this.#env.startDaemon(APPROVALS_SWITCH);
-    const created = await createSession(this.daemon);
-    this.sessionId = created.sessionId;
-    this.clientId = created.clientId;
-    await this.#open(undefined);
-  }
-
-  async prompt(text: string): Promise<string> {
-    const res = await postPrompt(this.daemon, this.sessionId, this.clientId, {
-      prompt: [{ type: "text", text }],
-    });
-    if (res.status !== 202) throw new Error(`prompt ${JSON.stringify(text)}: HTTP ${res.status}`);
-    return res.body.promptId;
   }
 
   /** The approval request frame (already seen or future). */
   approvalShown(): Promise<SseFrame> {
-    return this.#requireEvents().waitFor(
+    return this.requireEvents().waitFor(
       (f) => f.event === "permission_request",
       20_000,
       "a permission_request",
@@ -106,53 +67,12 @@ export class ApprovalRun {
     this.acknowledged = body === ALLOW ? "approved" : "rejected";
   }
 
-  /** SIGSTOPs the daemon's children, so nothing the daemon sends them now is acted on before the kill. */
-  freezeChildren(): void {
-    this.#frozen = descendantsOf(this.daemon.pid);
-    for (const pid of this.#frozen) process.kill(pid, "SIGSTOP");
-  }
-
-  /** Daemon, child and the tool's processes SIGKILLed in one instant (synchronous: callable from a frame). */
-  crashNow(): void {
-    if (this.#killed.length > 0) return;
-    this.#killed = killTree(this.daemon.pid);
-    this.trigger = undefined;
-  }
-
-  /** Kills at the first frame `pred` accepts, `delayMs` after it. */
-  crashOnFrame(pred: (f: SseFrame) => boolean, delayMs = 0): Promise<void> {
-    return new Promise((resolve) => {
-      this.trigger = (frame) => {
-        if (!pred(frame)) return;
-        this.trigger = undefined;
-        const kill = () => {
-          this.crashNow();
-          resolve();
-        };
-        if (delayMs === 0) kill();
-        else setTimeout(kill, delayMs);
-      };
-    });
-  }
-
   /** After the kill: what the files say, then a new daemon and a load with the client id. */
   async recover(): Promise<void> {
-    await this.events?.finished();
-    this.events = undefined;
-    await this.daemon.exited;
-    const deadline = Date.now() + 20_000;
-    while (this.#killed.some(isAlive)) {
-      if (Date.now() > deadline)
-        throw new Error(`processes ${this.#killed.filter(isAlive)} outlived the crash`);
-      await sleep(20);
-    }
-    this.#frozen = [];
-    this.#effectsAtKill = this.#countEffects();
-    this.#readDisk();
-    this.daemon = await this.#env.startDaemon(APPROVALS_SWITCH);
-    const restored = await expectRestored(this.daemon, "load", this.sessionId, this.clientId);
-    this.clientId = restored.clientId;
-    await this.#open(restored.lastEventId);
+    await this.reopenAfterCrash(() => {
+      this.#effectsAtKill = this.#countEffects();
+      this.#readDisk();
+    });
   }
 
   /**
@@ -162,10 +82,8 @@ export class ApprovalRun {
   async settle(onReAsk: typeof ALLOW | typeof REJECT, violations: string[]): Promise<number> {
     let reAsked = 0;
     const answered = new Set<string>();
-    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
     const since = new Map<string, number>();
-    for (;;) {
-      const status = await getStatus(this.daemon, this.sessionId);
+    await this.untilAtRest(async (status) => {
       for (const interaction of status.pendingInteractions) {
         const { requestId } = interaction;
         if (answered.has(requestId)) continue;
@@ -180,35 +98,17 @@ export class ApprovalRun {
         const res = await vote(this.daemon, this.sessionId, requestId, this.clientId, onReAsk);
         if (res.status !== 200) violations.push(`vote on the re-asked approval: HTTP ${res.status}`);
       }
-      const pending = await this.daemon.json<{ pendingPrompts: unknown[] }>(
-        "GET",
-        `/session/${this.sessionId}/pending-prompts`,
-      );
-      if (
-        !status.hasActivePrompt &&
-        status.pendingInteractionCount === 0 &&
-        pending.body.pendingPrompts.length === 0
-      )
-        return reAsked;
-      if (Date.now() > deadline) throw new Error(`the session never came to rest: ${JSON.stringify(status)}`);
-      await sleep(25);
-    }
+    });
+    return reAsked;
   }
 
   /** One more prompt on the recovered session, then the facts. */
   async finish(finalText: string, onReAsk: typeof ALLOW | typeof REJECT): Promise<ApprovalRunFacts> {
     const violations: string[] = [];
     const reAsked = await this.settle(onReAsk, violations);
-    const promptId = await this.prompt(finalText);
-    await this.#requireEvents().waitFor(
-      (f) => f.event === "turn_complete" && f.json?.promptId === promptId,
-      20_000,
-      "the final turn_complete",
-    );
-    for (const r of this.#server.rejected.slice(this.#firstRejected)) {
-      violations.push(`invalid history: the model rejected request ${r.index} (${r.status}): ${r.reason}`);
-    }
-    const final = this.#server.requests.at(-1);
+    await this.turnComplete(await this.prompt(finalText));
+    violations.push(...this.invalidHistory());
+    const final = this.server.requests.at(-1);
     const callId = this.#callId;
     return {
       disk: this.#disk,
@@ -221,11 +121,6 @@ export class ApprovalRun {
     };
   }
 
-  async dispose(): Promise<void> {
-    for (const pid of this.#frozen) if (isAlive(pid)) process.kill(pid, "SIGCONT");
-    await this.events?.close();
-  }
-
   /** The tool call's state in the transcript as the kill left it. */
   #readDisk(): void {
     type Line = {
@@ -234,7 +129,7 @@ export class ApprovalRun {
       data?: { callId?: string };
       message?: { parts: { functionCall?: { id?: string }; functionResponse?: { id?: string } }[] };
     };
-    const records = readTranscript(this.#env.qwenHome, this.#env.workspace, this.sessionId) as Line[];
+    const records = readTranscript(this.env.qwenHome, this.env.workspace, this.sessionId) as Line[];
     const call = records
       .flatMap((r) =>
         (r.message?.parts ?? []).flatMap((p) => (p.functionCall?.id ? [p.functionCall.id] : [])),
@@ -247,22 +142,6 @@ export class ApprovalRun {
       (r) => r.type === "system" && r.subtype === "tool_started" && r.data?.callId === call,
     );
     this.#disk = result ? "result" : started ? "started" : "nothing";
-  }
-
-  async #open(lastEventId: number | undefined): Promise<void> {
-    const events = await openEvents(
-      this.daemon,
-      this.sessionId,
-      lastEventId === undefined ? {} : { lastEventId },
-    );
-    events.onFrame = (frame) => this.trigger?.(frame);
-    for (const frame of events.frames) this.trigger?.(frame);
-    this.events = events;
-  }
-
-  #requireEvents(): SseClient {
-    if (this.events === undefined) throw new Error("no event stream open");
-    return this.events;
   }
 }
 
