@@ -4,10 +4,8 @@
 // prompt when the load hints it). Never twice, never without an approval; the model's history stays valid.
 
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { type OpenAIChatRequest, toolStartedResultUnknownText } from "@qwen-daemon/core";
 import {
   type FakeOpenAIServer,
@@ -19,12 +17,14 @@ import {
 } from "@qwen-daemon/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ChildHarness, spawnChild } from "./testing/child-harness.js";
+import {
+  fixtureMcpServer,
+  PROCEED_ONCE,
+  PROMPT_ID_KEY,
+  RESTORE_APPROVALS_KEY,
+  text,
+} from "./testing/child-world.js";
 
-const ECHO_SERVER = fileURLToPath(new URL("../../core/src/mcp/fixtures/echo-server.ts", import.meta.url));
-const TSX_LOADER = pathToFileURL(
-  join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/loader.mjs"),
-).href;
-const HINT = "qwen.daemon.restorePendingApprovals";
 const TOOL = "mcp__counter__append";
 
 function model(request: OpenAIChatRequest): FakeReply {
@@ -51,15 +51,10 @@ async function world(pauseMs: number) {
   const counter = join(root, "counter.txt");
   await writeFile(counter, "");
   const mcpServers = [
-    {
-      name: "counter",
-      command: process.execPath,
-      args: ["--import", TSX_LOADER, ECHO_SERVER],
-      env: [
-        { name: "FIXTURE_COUNTER_FILE", value: counter },
-        { name: "FIXTURE_APPEND_PAUSE_MS", value: String(pauseMs) },
-      ],
-    },
+    fixtureMcpServer("counter", [
+      { name: "FIXTURE_COUNTER_FILE", value: counter },
+      { name: "FIXTURE_APPEND_PAUSE_MS", value: String(pauseMs) },
+    ]),
   ];
   const spawn = async () => {
     const child = await spawnChild({
@@ -72,41 +67,48 @@ async function world(pauseMs: number) {
     return child;
   };
   const runs = async () => (await readFile(counter, "utf8")).split("\n").filter((l) => l === "ran").length;
-  return { mcpServers, spawn, runs };
+  /** A first child whose model asks to run the tool: the approval waits (its prompt settles only by a kill). */
+  const askToCount = async () => {
+    const first = await spawn();
+    const { sessionId } = await first.agent.request("session/new", {
+      cwd: root,
+      mcpServers: mcpServers as never,
+    });
+    void first.agent.request("session/prompt", { sessionId, prompt: text("count once") }).catch(() => {});
+    const asked = await first.nextPermission((p) => p.params.sessionId === sessionId, 30_000);
+    return { first, sessionId, asked };
+  };
+  /** A new child that loads the session, as a restarted daemon's would. */
+  const loadAgain = async (sessionId: string) => {
+    const second = await spawn();
+    const loaded = await second.agent.request("session/load", {
+      sessionId,
+      cwd: root,
+      mcpServers: mcpServers as never,
+    });
+    return { second, loaded };
+  };
+  return { runs, askToCount, loadAgain };
 }
-
-const text = (t: string) => [{ type: "text" as const, text: t }];
-const ALLOW = { outcome: { outcome: "selected", optionId: "proceed_once" } };
 
 describe("an MCP tool approval across a crash of the agent", () => {
   it("killed while the approval waits: asked again on load, approved, runs once, the turn goes on", async () => {
     const w = await world(0);
-    const first = await w.spawn();
-    const { sessionId } = await first.agent.request("session/new", {
-      cwd: root,
-      mcpServers: w.mcpServers as never,
-    });
-    void first.agent.request("session/prompt", { sessionId, prompt: text("count once") }).catch(() => {});
-    const asked = await first.nextPermission((p) => p.params.sessionId === sessionId, 30_000);
+    const { first, sessionId, asked } = await w.askToCount();
     expect(asked.params.toolCall.toolCallId).toBeTruthy();
     await first.kill();
     expect(await w.runs()).toBe(0);
 
-    const second = await w.spawn();
-    const loaded = await second.agent.request("session/load", {
-      sessionId,
-      cwd: root,
-      mcpServers: w.mcpServers as never,
-    });
-    expect(loaded._meta?.[HINT]).toBe(true);
+    const { second, loaded } = await w.loadAgain(sessionId);
+    expect(loaded._meta?.[RESTORE_APPROVALS_KEY]).toBe(true);
     const restore = second.agent.request("session/prompt", {
       sessionId,
       prompt: [],
-      _meta: { [HINT]: true, "qwen.daemon.promptId": "restore-1" },
+      _meta: { [RESTORE_APPROVALS_KEY]: true, [PROMPT_ID_KEY]: "restore-1" },
     });
     const again = await second.nextPermission((p) => p.params.sessionId === sessionId, 30_000);
     expect(again.params.toolCall.toolCallId).toBe(asked.params.toolCall.toolCallId);
-    again.respond(ALLOW);
+    again.respond(PROCEED_ONCE);
     expect((await restore).stopReason).toBe("end_turn");
     expect(await w.runs()).toBe(1);
     const last = server.requests.at(-1);
@@ -116,25 +118,15 @@ describe("an MCP tool approval across a crash of the agent", () => {
 
   it("killed after the tool's effect: never run again, the model is told its result is unknown", async () => {
     const w = await world(3_000);
-    const first = await w.spawn();
-    const { sessionId } = await first.agent.request("session/new", {
-      cwd: root,
-      mcpServers: w.mcpServers as never,
-    });
-    void first.agent.request("session/prompt", { sessionId, prompt: text("count once") }).catch(() => {});
-    (await first.nextPermission((p) => p.params.sessionId === sessionId, 30_000)).respond(ALLOW);
+    const { first, sessionId, asked } = await w.askToCount();
+    asked.respond(PROCEED_ONCE);
     const deadline = Date.now() + 20_000;
     while ((await w.runs()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await first.kill();
     expect(await w.runs()).toBe(1);
 
-    const second = await w.spawn();
-    const loaded = await second.agent.request("session/load", {
-      sessionId,
-      cwd: root,
-      mcpServers: w.mcpServers as never,
-    });
-    expect(loaded._meta?.[HINT]).toBeUndefined();
+    const { second, loaded } = await w.loadAgain(sessionId);
+    expect(loaded._meta?.[RESTORE_APPROVALS_KEY]).toBeUndefined();
     await second.agent.request("session/prompt", { sessionId, prompt: text("did it run?") });
     expect(await w.runs()).toBe(1);
     const sent = server.requests.at(-1)?.messages.find((m) => m.role === "tool");

@@ -1,8 +1,6 @@
 // Cross-process: the real child spawned the way the reference `qwen serve` spawns it (private capability +
 // required external tool guard in the env), driven by a client that plays that daemon. Also the
 // reference-compatible `qwen-code/sessionId` and `qwen-code/invocation` keys.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OpenAIChatRequest } from "@qwen-daemon/core";
 import {
@@ -11,11 +9,11 @@ import {
   lastMessage,
   messageText,
   reply,
-  startFakeOpenAIServer,
   trailingToolMessages,
 } from "@qwen-daemon/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildHarness, spawnChild } from "./testing/child-harness.js";
+import { type ChildWorld, openChildWorld } from "./testing/child-world.js";
 
 const TOKEN = "cap-0123456789abcdef";
 const GUARD_ENV = {
@@ -35,22 +33,20 @@ function model(request: OpenAIChatRequest): FakeReply {
   return reply.text(`echo: ${text}`);
 }
 
+let world: ChildWorld;
 let server: FakeOpenAIServer;
 let home: string;
 let workspace: string;
 const children: ChildHarness[] = [];
 
 beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: model });
-  home = await mkdtemp(join(tmpdir(), "acp-guard-home-"));
-  workspace = await mkdtemp(join(tmpdir(), "acp-guard-ws-"));
+  world = await openChildWorld(model, "acp-guard");
+  ({ server, home, workspace } = world);
 });
 
 afterAll(async () => {
   await Promise.all(children.map((c) => c.close()));
-  await server?.close();
-  await rm(home, { recursive: true, force: true });
-  await rm(workspace, { recursive: true, force: true });
+  await world?.close();
 });
 
 async function spawn(options: Partial<Parameters<typeof spawnChild>[0]>): Promise<ChildHarness> {

@@ -1,10 +1,7 @@
 // Cross-process: the ACP surface of the real child besides restore — capabilities, modes, edit/exec
 // permissions, MCP tools, listing, closing, cancelling, model errors, and bad input.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { OpenAIChatRequest } from "@qwen-daemon/core";
 import {
   askUserQuestionCall,
@@ -14,16 +11,16 @@ import {
   messageText,
   RED_BLUE_QUESTION,
   reply,
-  startFakeOpenAIServer,
 } from "@qwen-daemon/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildHarness, spawnChild } from "./testing/child-harness.js";
-
-// The MCP fixture of core's own tests, run with tsx given by absolute URL (the server's cwd is the workspace).
-const ECHO_SERVER = fileURLToPath(new URL("../../core/src/mcp/fixtures/echo-server.ts", import.meta.url));
-const TSX_LOADER = pathToFileURL(
-  join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/loader.mjs"),
-).href;
+import {
+  CANCEL_REASON_KEY,
+  type ChildWorld,
+  fixtureMcpServer,
+  openChildWorld,
+  text,
+} from "./testing/child-world.js";
 
 function model(request: OpenAIChatRequest): FakeReply {
   const last = lastMessage(request);
@@ -38,33 +35,27 @@ function model(request: OpenAIChatRequest): FakeReply {
   return reply.text(`echo: ${text}`);
 }
 
-const CANCEL_REASON_KEY = "qwen.daemon.permissionCancelReason";
-
 /** The tool messages the model was sent last, by content. */
 const lastToolResults = () =>
   (server.requests.at(-1)?.messages ?? []).filter((m) => m.role === "tool").map((m) => messageText(m));
 
+let world: ChildWorld;
 let server: FakeOpenAIServer;
-let home: string;
 let workspace: string;
 let child: ChildHarness;
 
-const text = (t: string) => [{ type: "text" as const, text: t }];
 const newSession = async (mcpServers: Parameters<ChildHarness["agent"]["request"]>[1] = []) =>
   (await child.agent.request("session/new", { cwd: workspace, mcpServers: mcpServers as never })).sessionId;
 
 beforeAll(async () => {
-  server = await startFakeOpenAIServer({ handler: model });
-  home = await mkdtemp(join(tmpdir(), "acp-proto-home-"));
-  workspace = await mkdtemp(join(tmpdir(), "acp-proto-ws-"));
-  child = await spawnChild({ qwenHome: home, modelUrl: server.url, restore: false });
+  world = await openChildWorld(model, "acp-proto");
+  ({ server, workspace } = world);
+  child = await spawnChild({ qwenHome: world.home, modelUrl: server.url, restore: false });
 });
 
 afterAll(async () => {
   await child?.close();
-  await server?.close();
-  await rm(home, { recursive: true, force: true });
-  await rm(workspace, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe("the ACP surface of the child", () => {
@@ -141,9 +132,7 @@ describe("the ACP surface of the child", () => {
   });
 
   it("connects stdio MCP servers given to session/new and asks before running their tools", async () => {
-    const sessionId = await newSession([
-      { name: "echo", command: process.execPath, args: ["--import", TSX_LOADER, ECHO_SERVER], env: [] },
-    ]);
+    const sessionId = await newSession([fixtureMcpServer("echo")]);
     const prompt = child.agent.request("session/prompt", { sessionId, prompt: text("mcp") });
     const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
     expect(asked.params.options.map((o) => o.optionId)).toEqual(["proceed_always", "proceed_once", "cancel"]);

@@ -1,8 +1,7 @@
 // The world of the child's restore e2e tests (restore.e2e.test.ts, restore-switch-off.e2e.test.ts,
 // restore-host-gone.e2e.test.ts): the fake model, one QWEN_HOME and workspace per test file, and the crash
 // that leaves a question waiting on disk in each scenario's session. Test-only.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import { chatsDir, type OpenAIChatRequest } from "@qwen-daemon/core";
@@ -14,15 +13,15 @@ import {
   messageText,
   RED_BLUE_QUESTION,
   reply,
-  startFakeOpenAIServer,
 } from "@qwen-daemon/core/testing";
 import { expect } from "vitest";
 import { type ChildHarness, type PendingPermission, spawnChild } from "./child-harness.js";
+import { type ChildWorld, openChildWorld, PROCEED_ONCE, PROMPT_ID_KEY, text } from "./child-world.js";
+
+export { CANCEL_REASON_KEY, PROMPT_ID_KEY, text } from "./child-world.js";
 
 export const RESTORE_KEY = "qwen.daemon.restoreAskUserQuestion";
 export const SUPPRESS_KEY = "qwen.daemon.suppressRestoreAskUserQuestion";
-export const CANCEL_REASON_KEY = "qwen.daemon.permissionCancelReason";
-export const PROMPT_ID_KEY = "qwen.daemon.promptId";
 export const MISSING_TEXT =
   "Tool result missing from saved history; the previous run likely ended before this tool completed.";
 export const ORPHAN_TEXT =
@@ -62,29 +61,26 @@ export type Scenario = (typeof SCENARIOS)[number];
 export let server: FakeOpenAIServer;
 export let home: string;
 export let workspace: string;
+let world: ChildWorld | undefined;
 export const sessions = {} as Record<Scenario, { sessionId: string; callId: string }>;
 
-export const text = (t: string) => [{ type: "text" as const, text: t }];
 export const isToolCall = (u: SessionNotification, callId: string) =>
   u.update.sessionUpdate === "tool_call" && u.update.toolCallId === callId;
 export const finalUpdate = (updates: SessionNotification[], callId: string) =>
   updates.find((u) => u.update.sessionUpdate === "tool_call_update" && u.update.toolCallId === callId);
 export const answer = (p: PendingPermission, answers: Record<string, string>) =>
-  p.respond({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers });
+  p.respond({ ...PROCEED_ONCE, answers });
 export const toolMessages = (n: number) => server.requests[n]!.messages.filter((m) => m.role === "tool");
 
 /** Starts the fake model and makes this file's QWEN_HOME and workspace; run beforeAll. */
 export async function openWorld(): Promise<void> {
-  server = await startFakeOpenAIServer({ handler: model });
-  home = await mkdtemp(join(tmpdir(), "acp-child-home-"));
-  workspace = await mkdtemp(join(tmpdir(), "acp-child-ws-"));
+  world = await openChildWorld(model, "acp-child");
+  ({ server, home, workspace } = world);
 }
 
 /** Stops the fake model and removes the folders; run afterAll. */
 export async function closeWorld(): Promise<void> {
-  await server?.close();
-  await rm(home, { recursive: true, force: true });
-  await rm(workspace, { recursive: true, force: true });
+  await world?.close();
 }
 
 /**
