@@ -3,13 +3,12 @@
 // answering a re-asked approval that was acknowledged before the restart.
 import { describe, expect, it } from "vitest";
 import { memoryAnswerJournal } from "../answers/answer-journal.js";
-import type { AgentPeer } from "../testing/scripted-agent.js";
+import { loadS1, restoringAgent as restoringAgentOf, userSaid } from "../testing/restoring-agent.js";
 import { createTestDaemon, waitFor } from "../testing/test-daemon.js";
 
-const HINT = { "qwen.daemon.restorePendingApprovals": true };
+const HINT_KEY = "qwen.daemon.restorePendingApprovals";
 const SUPPRESS_APPROVALS = "qwen.daemon.suppressRestorePendingApprovals";
 const SUPPRESS_QUESTION = "qwen.daemon.suppressRestoreAskUserQuestion";
-const history = [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: "run it" } }];
 
 const approvalRequest = (sessionId: string) => ({
   sessionId,
@@ -27,21 +26,11 @@ const approvalRequest = (sessionId: string) => ({
 });
 
 /** A child that asks the trailing approval again when it gets the approvals restore prompt. */
-function restoringAgent(answers: Array<Record<string, unknown>>) {
-  return {
-    persisted: { s1: history },
-    restoreMeta: { s1: HINT },
-    prompt: async (params: Record<string, unknown> & { sessionId?: string }, peer: AgentPeer) => {
-      const meta = params._meta as Record<string, unknown>;
-      if (meta["qwen.daemon.restorePendingApprovals"] !== true) return { stopReason: "end_turn" };
-      answers.push(await peer.requestPermission(approvalRequest(String(params.sessionId))));
-      return { stopReason: "end_turn" };
-    },
-  };
-}
+const restoringAgent = (answers: Array<Record<string, unknown>>) =>
+  restoringAgentOf(HINT_KEY, userSaid("run it"), approvalRequest, answers);
 
-const load = (d: ReturnType<typeof createTestDaemon>, clientId = "client_before") =>
-  d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": clientId } });
+/** A load by the client of before the restart. */
+const load = (d: ReturnType<typeof createTestDaemon>) => loadS1(d, "client_before");
 
 describe("approvals restore admission", () => {
   it("admits the approvals hint under its own switch, with the approvals key on the restore prompt", async () => {
@@ -73,7 +62,7 @@ describe("approvals restore admission", () => {
 
   it("sends the approvals suppress key when it already knows it will refuse (no client id)", async () => {
     const d = createTestDaemon({ restorePendingApprovals: true, agent: restoringAgent([]) });
-    expect((await d.request("POST", "/session/s1/load", { body: {} })).status).toBe(200);
+    expect((await loadS1(d)).status).toBe(200);
     expect(d.agent.callsOf("session/load")[0]?.params._meta).toMatchObject({ [SUPPRESS_APPROVALS]: true });
     expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
   });

@@ -3,35 +3,23 @@ import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { emptySessionStore } from "../persisted/session-store.js";
 import { questionRequest } from "../testing/question.js";
-import type { AgentPeer } from "../testing/scripted-agent.js";
+import { loadS1, restoringAgent as restoringAgentOf, userSaid } from "../testing/restoring-agent.js";
 import { createTestDaemon, readSseUntil, type TestDaemon, waitFor } from "../testing/test-daemon.js";
 
-const HINT = { "qwen.daemon.restoreAskUserQuestion": true };
+const HINT_KEY = "qwen.daemon.restoreAskUserQuestion";
+const HINT = { [HINT_KEY]: true };
 const SUPPRESS = "qwen.daemon.suppressRestoreAskUserQuestion";
-const history = [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: "pick a color" } }];
+const history = userSaid("pick a color");
 
 /** A child that re-asks the trailing question when it gets the restore prompt. */
-function restoringAgent(answers: Array<Record<string, unknown>>) {
-  return {
-    persisted: { s1: history },
-    restoreMeta: { s1: HINT },
-    prompt: async (params: Record<string, unknown> & { sessionId?: string }, peer: AgentPeer) => {
-      const meta = params._meta as Record<string, unknown>;
-      if (meta["qwen.daemon.restoreAskUserQuestion"] !== true) return { stopReason: "end_turn" };
-      answers.push(await peer.requestPermission(questionRequest(String(params.sessionId))));
-      return { stopReason: "end_turn" };
-    },
-  };
-}
+const restoringAgent = (answers: Array<Record<string, unknown>>) =>
+  restoringAgentOf(HINT_KEY, history, questionRequest, answers);
 
 describe("restore admission (switch on)", () => {
   it("admits a tracked restore prompt when the child hints and the loader sent a client id", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const d = createTestDaemon({ restoreAskUserQuestion: true, agent: restoringAgent(answers) });
-    const res = await d.request("POST", "/session/s1/load", {
-      body: {},
-      headers: { "X-Qwen-Client-Id": "client_before_restart" },
-    });
+    const res = await loadS1(d, "client_before_restart");
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.hasActivePrompt).toBe(true);
@@ -98,10 +86,8 @@ describe("restore admission (switch on)", () => {
       permissionPolicy: "designated",
       agent: restoringAgent(answers),
     });
-    const loader = await (
-      await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_x" } })
-    ).json();
-    const other = await (await d.request("POST", "/session/s1/load", { body: {} })).json();
+    const loader = await (await loadS1(d, "client_x")).json();
+    const other = await (await loadS1(d)).json();
     await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
     const [pending] = d.sessions.mediator.pending("s1");
     const forbidden = await d.request("POST", `/session/s1/permission/${pending?.requestId}`, {
@@ -120,7 +106,7 @@ describe("restore admission (switch on)", () => {
   it("refuses without a client id: sends the suppress key, admits nothing, the load succeeds", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const d = createTestDaemon({ restoreAskUserQuestion: true, agent: restoringAgent(answers) });
-    const res = await d.request("POST", "/session/s1/load", { body: {} });
+    const res = await loadS1(d);
     expect(res.status).toBe(200);
     expect((await res.json()).hasActivePrompt).toBe(false);
     expect(d.agent.callsOf("session/load")[0]?.params._meta).toEqual({ [SUPPRESS]: true });
@@ -131,13 +117,10 @@ describe("restore admission (switch on)", () => {
   it("a live session loaded first without a client id is restored by a later load that has one", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const d = createTestDaemon({ restoreAskUserQuestion: true, agent: restoringAgent(answers) });
-    expect((await d.request("POST", "/session/s1/load", { body: {} })).status).toBe(200);
+    expect((await loadS1(d)).status).toBe(200);
     expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
 
-    const again = await d.request("POST", "/session/s1/load", {
-      body: {},
-      headers: { "X-Qwen-Client-Id": "client_from_before" },
-    });
+    const again = await loadS1(d, "client_from_before");
     expect(again.status).toBe(200);
     expect((await again.json()).hasActivePrompt).toBe(true);
     // The child was asked again (a resume: it re-reads the session, no replay), without the suppress key.
@@ -147,7 +130,7 @@ describe("restore admission (switch on)", () => {
     await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
 
     // While it waits, another load does not ask the child again.
-    await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_x" } });
+    await loadS1(d, "client_x");
     expect(d.agent.callsOf("session/resume")).toHaveLength(1);
   });
 
@@ -169,9 +152,7 @@ describe("restore admission (switch on)", () => {
         },
       },
     });
-    const body = await (
-      await d.request("POST", "/session/s1/load", { body: {}, headers: { "X-Qwen-Client-Id": "client_a" } })
-    ).json();
+    const body = await (await loadS1(d, "client_a")).json();
     expect(body.hasActivePrompt).toBe(true);
     expect(promptsSentAtRead).toEqual([0]);
     expect(body.promptTerminals).toEqual([
@@ -240,8 +221,7 @@ describe("the re-check of a live session (its child is asked again)", () => {
         },
       },
     });
-    const headers = { "X-Qwen-Client-Id": "client_a" };
-    const loaded = await (await d.request("POST", "/session/s1/load", { body: {}, headers })).json();
+    const loaded = await (await loadS1(d, "client_a")).json();
     const own = { "X-Qwen-Client-Id": loaded.clientId };
     const resumed = d.request("POST", "/session/s1/resume", { body: {}, headers: own });
     await waitFor(() => order.length === 1, "resume reaching the child");
@@ -287,11 +267,8 @@ describe("restore admission on a busy session", () => {
         },
       },
     });
-    expect((await d.request("POST", "/session/s1/load", { body: {} })).status).toBe(200);
-    const res = await d.request("POST", "/session/s1/load", {
-      body: {},
-      headers: { "X-Qwen-Client-Id": "client_a" },
-    });
+    expect((await loadS1(d)).status).toBe(200);
+    const res = await loadS1(d, "client_a");
     expect(res.status).toBe(200);
     expect(d.agent.callsOf("session/resume")).toHaveLength(1);
     // The client's prompt went to the child, and no restore prompt.
@@ -308,10 +285,7 @@ describe("restore admission (switch off)", () => {
   it("sends the suppress key and ignores a hint", async () => {
     const answers: Array<Record<string, unknown>> = [];
     const d = createTestDaemon({ restoreAskUserQuestion: false, agent: restoringAgent(answers) });
-    const res = await d.request("POST", "/session/s1/load", {
-      body: {},
-      headers: { "X-Qwen-Client-Id": "client_a" },
-    });
+    const res = await loadS1(d, "client_a");
     expect(res.status).toBe(200);
     expect(d.agent.callsOf("session/load")[0]?.params._meta).toEqual({ [SUPPRESS]: true });
     expect(d.agent.callsOf("session/prompt")).toHaveLength(0);
