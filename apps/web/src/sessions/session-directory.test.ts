@@ -1,16 +1,29 @@
 import { describe, expect, it } from "vitest";
+import type { KeyValueStorage } from "../net/client-ids.js";
 import { FakeApi, ManualClock, memoryStorage, settle } from "../testing/fake-daemon.js";
 import { SessionDirectory } from "./session-directory.js";
 import { WaitingMemory } from "./waiting-memory.js";
 
 const LIST = "GET /workspace/%2Fws/sessions?size=30";
 
+/** A directory of workspace /ws over a fake daemon, a manual clock and a waiting memory (in memory, or none). */
+function directory(storage?: KeyValueStorage) {
+  const api = new FakeApi();
+  const clock = new ManualClock();
+  const memory = new WaitingMemory(storage, () => clock.now());
+  return { api, clock, memory, dir: new SessionDirectory(api, memory, clock, () => "/ws") };
+}
+
+/** The next listing hangs until the returned function answers it (a slow daemon, answering late). */
+function stallListing(api: FakeApi): (page: unknown) => void {
+  let answer: (page: unknown) => void = () => {};
+  api.on(LIST, () => new Promise((resolve) => (answer = resolve)));
+  return (page) => answer(page);
+}
+
 describe("SessionDirectory", () => {
   it("lists pages, keeps names it saw and remembers waiting sessions", async () => {
-    const api = new FakeApi();
-    const clock = new ManualClock();
-    const memory = new WaitingMemory(memoryStorage(), () => clock.now());
-    const dir = new SessionDirectory(api, memory, clock, () => "/ws");
+    const { api, clock, memory, dir } = directory(memoryStorage());
     api.on(LIST, () => ({
       sessions: [
         { sessionId: "a", displayName: "Plan my week", live: true, isWaitingForUserQuestion: true },
@@ -33,9 +46,7 @@ describe("SessionDirectory", () => {
   });
 
   it("debounces refreshes and reports failures in words", async () => {
-    const api = new FakeApi();
-    const clock = new ManualClock();
-    const dir = new SessionDirectory(api, new WaitingMemory(undefined, () => 0), clock, () => "/ws");
+    const { api, clock, dir } = directory();
     const changes: string[] = [];
     dir.subscribe((e) => changes.push(e.type));
     dir.scheduleRefresh();
@@ -47,7 +58,7 @@ describe("SessionDirectory", () => {
     expect(dir.error).toMatch(/^Could not list sessions: /);
     expect(changes).toEqual(["changed"]);
     // While the daemon is away the list keeps what it knew and says nothing (the banner does).
-    api.on("GET /workspace/%2Fws/sessions?size=30", () => ({ sessions: [{ sessionId: "a" }] }));
+    api.on(LIST, () => ({ sessions: [{ sessionId: "a" }] }));
     await dir.refresh();
     api.down = true;
     await dir.refresh();
@@ -56,16 +67,9 @@ describe("SessionDirectory", () => {
   });
 
   it("never lets a listing answered late replace a newer one (the open session stays listed)", async () => {
-    const api = new FakeApi();
-    const dir = new SessionDirectory(
-      api,
-      new WaitingMemory(undefined, () => 0),
-      new ManualClock(),
-      () => "/ws",
-    );
+    const { api, dir } = directory();
     // The first listing (at boot, before the session existed) is slow and answers last.
-    let answerStale: (page: unknown) => void = () => {};
-    api.on(LIST, () => new Promise((resolve) => (answerStale = resolve)));
+    const answerStale = stallListing(api);
     const stale = dir.refresh();
     await settle();
     api.on(LIST, () => ({ sessions: [{ sessionId: "new", live: true }] }));
@@ -76,17 +80,10 @@ describe("SessionDirectory", () => {
   });
 
   it("lists a session this page just created at once, before the next listing", async () => {
-    const api = new FakeApi();
-    const dir = new SessionDirectory(
-      api,
-      new WaitingMemory(undefined, () => 0),
-      new ManualClock(),
-      () => "/ws",
-    );
+    const { api, dir } = directory();
     api.on(LIST, () => ({ sessions: [{ sessionId: "old", live: false }] }));
     await dir.refresh();
-    let answerStale: (page: unknown) => void = () => {};
-    api.on(LIST, () => new Promise((resolve) => (answerStale = resolve)));
+    const answerStale = stallListing(api);
     const inFlight = dir.refresh();
     await settle();
     const changes: string[] = [];

@@ -74,6 +74,45 @@ async function open(session: Promise<AgentSession>): Promise<AgentSession> {
   return s;
 }
 
+/**
+ * A first session whose approval waits when the crash comes: its files are copied to `crashed` at that instant,
+ * then the wait ends unattended (as when the session closes).
+ */
+async function crashWhileApprovalWaits(replies?: Parameters<typeof setup>[0]) {
+  const world = await setup(replies);
+  const { ws, server, crashed } = world;
+  const first = await open(
+    AgentSession.create(
+      options(ws, server, {
+        confirm: async () => {
+          await copyFiles(ws, crashed);
+          return { outcome: "unattended", reason: "session_closed" };
+        },
+      }),
+    ),
+  );
+  await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
+  return world;
+}
+
+/** A confirmation handler that approves every call and notes its id in `asked`. */
+const approvingInto =
+  (asked: string[]): ConfirmationHandler =>
+  async (request) => {
+    asked.push(request.call.id);
+    return { outcome: "approved" };
+  };
+
+/** The crashed files loaded by a new session with its own shell tool and confirmation handler. */
+const loadCrashed = (crashed: Where, server: FakeOpenAIServer, shell: Tool, confirm: ConfirmationHandler) =>
+  open(AgentSession.load(options(crashed, server, { tools: new ToolRegistry([shell]), confirm })));
+
+/** A fresh load of the crashed files still finds the call waiting for its approval. */
+async function expectAskedAgainByALaterLoad(crashed: Where, server: FakeOpenAIServer): Promise<void> {
+  const later = await open(AgentSession.load(options(crashed, server)));
+  expect(later.restorableApprovals()?.functionCalls.map((c) => c.id)).toEqual(["call_run"]);
+}
+
 const copyFiles = (from: Where, to: Where) =>
   cp(chatsDir(from.qwenHome, from.cwd), chatsDir(to.qwenHome, to.cwd), { recursive: true });
 const records = async (where: Where) =>
@@ -137,31 +176,14 @@ describe("write-ahead start record", () => {
 
 describe("load and restore after a crash", () => {
   it("asks an approval the crash left unanswered again; approved, it runs once and the turn goes on", async () => {
-    const { ws, server, crashed } = await setup([RUN, reply.text("Done."), reply.text("Finished.")]);
-    const first = await open(
-      AgentSession.create(
-        options(ws, server, {
-          confirm: async () => {
-            await copyFiles(ws, crashed);
-            return { outcome: "unattended", reason: "session_closed" };
-          },
-        }),
-      ),
-    );
-    await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
+    const { server, crashed } = await crashWhileApprovalWaits([
+      RUN,
+      reply.text("Done."),
+      reply.text("Finished."),
+    ]);
     const shell = countingShell();
     const asked: string[] = [];
-    const loaded = await open(
-      AgentSession.load(
-        options(crashed, server, {
-          tools: new ToolRegistry([shell]),
-          confirm: async (request) => {
-            asked.push(request.call.id);
-            return { outcome: "approved" };
-          },
-        }),
-      ),
-    );
+    const loaded = await loadCrashed(crashed, server, shell, approvingInto(asked));
     expect(loaded.restorableApprovals()?.functionCalls.map((c) => c.id)).toEqual(["call_run"]);
     expect(loaded.restorableQuestion()).toBeUndefined();
     const requestsBefore = server.requests.length;
@@ -180,17 +202,7 @@ describe("load and restore after a crash", () => {
     await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
     const again = countingShell();
     const asked: string[] = [];
-    const loaded = await open(
-      AgentSession.load(
-        options(crashed, server, {
-          tools: new ToolRegistry([again]),
-          confirm: async (request) => {
-            asked.push(request.call.id);
-            return { outcome: "approved" };
-          },
-        }),
-      ),
-    );
+    const loaded = await loadCrashed(crashed, server, again, approvingInto(asked));
     const text = toolStartedResultUnknownText("run_shell_command");
     const last = (await records(crashed)).at(-1);
     expect(last?.type === "tool_result" && last.message.parts[0]?.functionResponse).toEqual({
@@ -205,27 +217,9 @@ describe("load and restore after a crash", () => {
   });
 
   it("a refused re-asked approval records the refusal and never runs the tool", async () => {
-    const { ws, server, crashed } = await setup();
-    const first = await open(
-      AgentSession.create(
-        options(ws, server, {
-          confirm: async () => {
-            await copyFiles(ws, crashed);
-            return { outcome: "unattended", reason: "session_closed" };
-          },
-        }),
-      ),
-    );
-    await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
+    const { server, crashed } = await crashWhileApprovalWaits();
     const shell = countingShell();
-    const loaded = await open(
-      AgentSession.load(
-        options(crashed, server, {
-          tools: new ToolRegistry([shell]),
-          confirm: async () => ({ outcome: "rejected" }),
-        }),
-      ),
-    );
+    const loaded = await loadCrashed(crashed, server, shell, async () => ({ outcome: "rejected" }));
     await loaded.restorePendingApprovals({ promptId: "r1", signal: signal() });
     expect(shell.runs).toBe(0);
     const last = (await records(crashed)).filter((r) => r.type === "tool_result").at(-1);
@@ -236,18 +230,7 @@ describe("load and restore after a crash", () => {
   });
 
   it("an unattended end of the re-asked approval records nothing: a later load asks again", async () => {
-    const { ws, server, crashed } = await setup();
-    const first = await open(
-      AgentSession.create(
-        options(ws, server, {
-          confirm: async () => {
-            await copyFiles(ws, crashed);
-            return { outcome: "unattended", reason: "session_closed" };
-          },
-        }),
-      ),
-    );
-    await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
+    const { server, crashed } = await crashWhileApprovalWaits();
     const loaded = await open(
       AgentSession.load(
         options(crashed, server, { confirm: async () => ({ outcome: "unattended", reason: "timeout" }) }),
@@ -256,23 +239,11 @@ describe("load and restore after a crash", () => {
     await loaded.restorePendingApprovals({ promptId: "r1", signal: signal() });
     expect((await records(crashed)).some((r) => r.type === "tool_result")).toBe(false);
     await loaded.close();
-    const later = await open(AgentSession.load(options(crashed, server)));
-    expect(later.restorableApprovals()?.functionCalls.map((c) => c.id)).toEqual(["call_run"]);
+    await expectAskedAgainByALaterLoad(crashed, server);
   });
 
   it("with the switch off, the same crash gets today's orphan repair and nothing is re-asked", async () => {
-    const { ws, server, crashed } = await setup();
-    const first = await open(
-      AgentSession.create(
-        options(ws, server, {
-          confirm: async () => {
-            await copyFiles(ws, crashed);
-            return { outcome: "unattended", reason: "session_closed" };
-          },
-        }),
-      ),
-    );
-    await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
+    const { server, crashed } = await crashWhileApprovalWaits();
     const loaded = await open(AgentSession.load(options(crashed, server, { config: new Config() })));
     expect(loaded.restorableApprovals()).toBeUndefined();
     // Written with the switch on, loaded with it off: nothing is closed on disk either.
@@ -280,24 +251,12 @@ describe("load and restore after a crash", () => {
   });
 
   it("a suppressed load (nobody to ask) leaves the call open on disk for a later load", async () => {
-    const { ws, server, crashed } = await setup();
-    const first = await open(
-      AgentSession.create(
-        options(ws, server, {
-          confirm: async () => {
-            await copyFiles(ws, crashed);
-            return { outcome: "unattended", reason: "session_closed" };
-          },
-        }),
-      ),
-    );
-    await first.prompt([{ text: "run it" }], { promptId: "p1", signal: signal() });
+    const { server, crashed } = await crashWhileApprovalWaits();
     const suppressed = await open(
       AgentSession.load(options(crashed, server, { suppressApprovalRestore: true })),
     );
     expect(suppressed.restorableApprovals()).toBeUndefined();
     await suppressed.close();
-    const later = await open(AgentSession.load(options(crashed, server)));
-    expect(later.restorableApprovals()?.functionCalls.map((c) => c.id)).toEqual(["call_run"]);
+    await expectAskedAgainByALaterLoad(crashed, server);
   });
 });
