@@ -14,6 +14,7 @@ import {
   SessionUpdateParams,
 } from "@qwen-daemon/core/protocol";
 import type { ChildChannel, ChildExit } from "./channel.js";
+import { INITIALIZE_PARAMS } from "./initialize-request.js";
 
 export type LoadResult = { _meta?: Meta | null } & Record<string, unknown>;
 export type PromptResult = { stopReason: string; _meta?: Meta | null } & Record<string, unknown>;
@@ -89,11 +90,8 @@ export class ChildConnection {
 
   async initialize(): Promise<acp.InitializeResponse> {
     const response = await this.#call(() =>
-      this.#agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-        clientInfo: { name: "qwen-daemon", version: "0.1.0" },
-      }),
+      // The same request as the boot side's early one (pre-initialized-channel.ts), which needs it equal.
+      this.#agent.request(acp.methods.agent.initialize, INITIALIZE_PARAMS),
     );
     this.#agentCapabilities = response.agentCapabilities;
     return response;

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import type { ChannelFactory, ChildChannel, ChildExit } from "./channel.js";
+import { preInitialize } from "./pre-initialized-channel.js";
 
 export type SpawnChannelOptions = {
   /** Program and argument prefix, e.g. [node, cli-entry]. */
@@ -55,10 +56,14 @@ export function childEnvironment(env: NodeJS.ProcessEnv = process.env): Record<s
 
 /**
  * Starts one child now, outside any factory: `qwen serve` calls this (through the boot entry) as soon as its
- * socket binds, and hands the channel to `startDaemon` as `internals.prespawnedChild`.
+ * socket binds, and hands the channel to `startDaemon` as `internals.prespawnedChild`. The child's ACP
+ * `initialize` is written at once and its answer held for the daemon's connection (pre-initialized-channel.ts),
+ * so that the child handles it while the daemon's modules load.
  */
 export function spawnChildChannel(options: SpawnChannelOptions & { workspace: string }): ChildChannel {
-  return spawnChannel(childArgv(options.command, options.extraArgs), options.workspace, options.env);
+  return preInitialize(
+    spawnChannel(childArgv(options.command, options.extraArgs), options.workspace, options.env),
+  );
 }
 
 function spawnChannel(
