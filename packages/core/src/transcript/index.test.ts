@@ -27,6 +27,7 @@ describe("transcript public API", () => {
         "decodeLedgerEntry",
         "decodeTranscriptRecord",
         "displayNameOf",
+        "findPersistedSession",
         "historyFromRecords",
         "listPersistedSessions",
         "openPromptIds",

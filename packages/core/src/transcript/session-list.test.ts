@@ -7,7 +7,7 @@ import { jsonlSessionStorage } from "../storage/jsonl/jsonl-storage.js";
 import { chatsDir, sessionIdOfFileName } from "../storage/jsonl/paths.js";
 import { PromptLedger } from "./ledger.js";
 import type { TranscriptRecord } from "./records.js";
-import { displayNameOf, listPersistedSessions } from "./session-list.js";
+import { displayNameOf, findPersistedSession, listPersistedSessions } from "./session-list.js";
 import { SessionTranscript } from "./session-transcript.js";
 
 let qwenHome: string;
@@ -141,5 +141,35 @@ describe("displayNameOf", () => {
     expect(displayNameOf(user("😀".repeat(100)))).toBe(`${"😀".repeat(79)}…`);
     expect(displayNameOf(user("x".repeat(80)))).toBe("x".repeat(80));
     expect(displayNameOf(user("   "))).toBeUndefined();
+  });
+});
+
+describe("findPersistedSession", () => {
+  it("describes one session as the listing does, reading only that session's logs", async () => {
+    const day = Date.UTC(2025, 0, 1);
+    for (const [id, text] of [
+      ["one", "first"],
+      ["two", "second"],
+      ["three", "third"],
+    ] as const) {
+      await session(id, day, (t) => t.appendUser({ role: "user", parts: [{ text }] }));
+    }
+    const storage = jsonlSessionStorage(qwenHome);
+    const opened: string[] = [];
+    const counting: typeof storage = {
+      ...storage,
+      log: (key, kind, decode) => {
+        opened.push(key.sessionId);
+        return storage.log(key, kind, decode);
+      },
+    };
+    const listed = await listPersistedSessions(storage, cwd);
+    expect(await findPersistedSession(counting, cwd, "two")).toEqual(
+      listed.find((s) => s.sessionId === "two"),
+    );
+    expect(await findPersistedSession(counting, cwd, "two")).toMatchObject({ displayName: "second" });
+    expect(new Set(opened)).toEqual(new Set(["two"]));
+    expect(await findPersistedSession(counting, cwd, "four")).toBeUndefined();
+    expect(await findPersistedSession(storage, "/work/unknown", "two")).toBeUndefined();
   });
 });

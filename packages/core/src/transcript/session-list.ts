@@ -36,6 +36,20 @@ export async function listPersistedSessions(
   return sessions.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
 }
 
+/**
+ * One session of the project, described as the listing would (undefined when it has no transcript). Only that
+ * session's transcript is read: the listing itself reads every transcript's head, which a load or a status call
+ * on one session should not pay for every other session of the project.
+ */
+export async function findPersistedSession(
+  storage: SessionStorage,
+  cwd: string,
+  sessionId: string,
+): Promise<PersistedSession | undefined> {
+  const stored = (await storage.listSessions(cwd)).find((s) => s.sessionId === sessionId);
+  return stored === undefined ? undefined : describeSession(storage, cwd, stored);
+}
+
 /** First user text, whitespace collapsed, cut to `max` characters (code points) ending in "…" when cut. */
 export function displayNameOf(record: TranscriptRecord, max = DISPLAY_NAME_MAX_CHARS): string | undefined {
   if (record.type !== "user") return undefined;

@@ -1,6 +1,7 @@
 // The production SessionStore: core's transcript reader, prompt ledger and session listing, over the session
 // storage the children write to (the same openSessionStorage(QWEN_HOME), or one injected).
 import {
+  findPersistedSession,
   isValidSessionId,
   listPersistedSessions,
   PromptLedger,
@@ -15,11 +16,11 @@ import type { SessionStore } from "./session-store.js";
 export function coreSessionStore(storage: SessionStorage): SessionStore {
   return {
     list: (cwd) => listPersistedSessions(storage, cwd),
-    // Listing reads only each transcript's head, so finding one session this way stays cheap enough
-    // for status calls on sessions that are not live.
+    // Reads that session's transcript head only (a load, a status call on a session that is not live), not
+    // every session's of the project as the listing does.
     async get(cwd, sessionId) {
       if (!isValidSessionId(sessionId)) return undefined;
-      return (await listPersistedSessions(storage, cwd)).find((s) => s.sessionId === sessionId);
+      return findPersistedSession(storage, cwd, sessionId);
     },
     async readRecords(cwd, sessionId, limit) {
       if (!isValidSessionId(sessionId)) return undefined;
