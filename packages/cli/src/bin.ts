@@ -3,6 +3,7 @@
 // here without loading commander, so the daemon answers /health and a child answers initialize sooner.
 // Anything else (help, version, headless prompts, odd input) goes to the full parser.
 import { parseFastAcpArgs } from "./acp-args.js";
+import { importHot } from "./code-cache/load-bundle.js";
 import { parseServeArgs } from "./serve-args.js";
 import { makeZodJitless } from "./zod-jitless.js";
 
@@ -27,7 +28,11 @@ async function main(argv: string[]): Promise<void> {
   }
   const acp = parseFastAcpArgs(argv);
   if (acp) {
-    const { runAcp } = await import("./commands/acp.js");
+    // The agent's one-file CommonJS build with V8's code cache when the install has it (dist/hot/acp.cjs).
+    const { runAcp } = await importHot(
+      new URL("./hot/acp.cjs", import.meta.url),
+      () => import("./commands/acp.js"),
+    );
     return runAcp(acp);
   }
   const { runProgram } = await import("./program.js");

@@ -6,9 +6,10 @@ import { isAbsolute, resolve } from "node:path";
 // bound and the child is started.
 import { listenEarly, spawnChildChannel } from "@qwen-daemon/daemon/boot";
 import { acpChildExtraArgs } from "../acp-child-extra-args.js";
+import { importHot } from "../code-cache/load-bundle.js";
 import type { ServeFlags } from "../serve-flags.js";
 import { daemonOptionsFromFlags } from "../serve-options.js";
-import { tuneDaemonHeap } from "./daemon-heap.js";
+import { DAEMON_RUNTIME_V8_FLAGS, tuneDaemonHeap } from "./daemon-heap.js";
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -108,9 +109,17 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
-/** The heavy modules, and what the daemon needs from core before it starts. */
+/**
+ * The heavy modules, and what the daemon needs from core before it starts. An install loads their one-file
+ * CommonJS build with V8's code cache (dist/hot/daemon-parts.cjs, beside this chunk in dist/); the sources
+ * and a Node without that loader import the ES module.
+ */
 async function loadDaemonParts(env: NodeJS.ProcessEnv) {
-  const daemonModule = await import("./daemon-parts.js");
+  const daemonModule = await importHot(
+    new URL("./hot/daemon-parts.cjs", import.meta.url),
+    () => import("./daemon-parts.js"),
+    { runtimeV8Flags: DAEMON_RUNTIME_V8_FLAGS }, // tuneDaemonHeap set them: V8 checks a cache against them
+  );
   const qwenHome = daemonModule.resolveQwenHome(env);
   const modelConfig = daemonModule.resolveModelConfig({ env, qwenHome });
   return { daemonModule, qwenHome, modelConfig };
