@@ -6,6 +6,7 @@ import { basename, join } from "node:path";
 import { build } from "tsup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import config from "../tsup.config.js";
+import { buildHotBundles, HOT_ENTRIES } from "./build/hot-bundles.js";
 
 type Output = {
   imports: { path: string; kind: string; external?: boolean }[];
@@ -14,6 +15,8 @@ type Output = {
 
 let out: string;
 let outputs: Map<string, Output>;
+/** The hot CommonJS bundles (dist/hot/*.cjs), one file each: what `qwen serve` and `qwen --acp` run. */
+let hot: Map<string, Output>;
 const chunkOf = (prefix: string) => [...outputs.keys()].find((name) => name.startsWith(prefix)) as string;
 const source = (name: string) => readFileSync(join(out, name), "utf8");
 
@@ -28,14 +31,25 @@ function staticClosure(name: string, seen = new Set<string>()): Set<string> {
 }
 const inputsOf = (names: Set<string>) =>
   [...names].flatMap((name) => Object.keys(outputs.get(name)?.inputs ?? {}));
+const hotInputs = (name: string) => Object.keys(hot.get(name)?.inputs ?? {});
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "qwen-cli-bundle-"));
   if (Array.isArray(config) || typeof config === "function")
     throw new Error("expected one tsup config object");
-  await build({ ...config, outDir: out, dts: false, sourcemap: false, metafile: true, silent: true });
+  await build({
+    ...config,
+    outDir: out,
+    dts: false,
+    sourcemap: false,
+    metafile: true,
+    silent: true,
+    onSuccess: () => buildHotBundles(out, { sourcemap: false, metafile: true }),
+  });
   const meta = JSON.parse(source("metafile-esm.json")) as { outputs: Record<string, Output> };
   outputs = new Map(Object.entries(meta.outputs).map(([path, o]) => [basename(path), o]));
+  const hotMeta = JSON.parse(source("metafile-cjs.json")) as { outputs: Record<string, Output> };
+  hot = new Map(Object.entries(hotMeta.outputs).map(([path, o]) => [`hot/${basename(path)}`, o]));
 }, 60_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -52,6 +66,36 @@ describe("the qwen bundle", () => {
       expect(source(name)).not.toMatch(/__require\("/);
     }
     expect([...packages].sort()).toEqual(["@modelcontextprotocol", "commander"]);
+  });
+
+  it("builds each hot bundle as one CommonJS file that requires only node builtins and the MCP SDK", () => {
+    expect([...hot.keys()].sort()).toEqual(
+      Object.keys(HOT_ENTRIES)
+        .map((name) => `${name}.cjs`)
+        .sort(),
+    );
+    const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    for (const name of hot.keys()) {
+      const packages = new Set<string>();
+      for (const [, spec] of source(name).matchAll(/\brequire\("([^"]+)"\)/g)) {
+        if (spec && !builtins.has(spec)) packages.add(spec.split("/")[0] as string);
+      }
+      expect([...packages], name).toEqual(name === "hot/acp.cjs" ? ["@modelcontextprotocol"] : []);
+      // No import(): Node 20 drops a vm.Script's import() callback when the script comes from cached data.
+      expect(source(name), name).not.toMatch(/\bimport\(/);
+      expect(
+        hot.get(name)?.imports.filter((i) => i.kind === "dynamic-import"),
+        name,
+      ).toEqual([]);
+      // Strict code, as the ES module sources are: the banner says so before anything else.
+      expect(source(name).startsWith('"use strict";'), name).toBe(true);
+    }
+  });
+
+  it("has bin.js and `qwen serve` load the hot bundles from dist/hot/, where the build puts them", () => {
+    expect(source("bin.js")).toContain('"./hot/acp.cjs"');
+    expect(source(chunkOf("serve-"))).toContain('"./hot/daemon-parts.cjs"');
+    for (const name of hot.keys()) expect(readFileSync(join(out, name), "utf8").length).toBeGreaterThan(0);
   });
 
   it("binds `qwen serve`'s socket before zod, Hono, the ACP SDK or core are loaded", () => {
@@ -90,6 +134,19 @@ describe("the qwen bundle", () => {
     expect(child.some((i) => i.includes("core/src/agent/turn-loop.ts"))).toBe(true);
   });
 
+  it("puts in the daemon's hot bundle core's transcript and model code, not the agent loop, tools or MCP client", () => {
+    // One file holds everything the daemon may run, lazily imported parts included: the same rule as above.
+    const daemon = hotInputs("hot/daemon-parts.cjs");
+    expect(daemon.some((i) => i.includes("core/src/transcript/reader.ts"))).toBe(true);
+    expect(daemon.some((i) => i.includes("daemon/src/server.ts"))).toBe(true);
+    const toolContracts =
+      /core\/src\/tools\/(tool-names|ask-user-question-params|ask-user-question-result)\.ts$/;
+    expect(daemon.filter((i) => /core\/src\/(agent|tools|mcp)\//.test(i) && !toolContracts.test(i))).toEqual(
+      [],
+    );
+    expect(hotInputs("hot/acp.cjs").some((i) => i.includes("core/src/agent/turn-loop.ts"))).toBe(true);
+  });
+
   it("has zod read its config from globalThis.__zod_globalConfig, where bin.ts turns its parser JIT off", () => {
     const withZod = [...outputs.keys()].filter((name) =>
       Object.keys(outputs.get(name)?.inputs ?? {}).some((i) => i.includes("/zod/v4/core/core.js")),
@@ -99,10 +156,23 @@ describe("the qwen bundle", () => {
     expect(source(withZod[0] as string)).toContain("globalConfig.jitless");
     // ...and nothing bin.js loads before main() runs holds zod.
     expect(staticClosure("bin.js").has(withZod[0] as string)).toBe(false);
+    // Each hot bundle has its own copy of zod (bin.js loads at most one of them, after setting the config).
+    for (const name of hot.keys()) {
+      expect(
+        hotInputs(name).some((i) => i.includes("/zod/v4/core/core.js")),
+        name,
+      ).toBe(true);
+      expect(source(name), name).toContain("globalThis.__zod_globalConfig");
+      expect(source(name), name).toContain("globalConfig.jitless");
+    }
   });
 
   it("keeps zod's locales out except English", () => {
     const locales = inputsOf(new Set(outputs.keys())).filter((i) => /zod[/\\]v4[/\\]locales[/\\]/.test(i));
     expect(locales.map((i) => basename(i)).sort()).toEqual(["en.js", "index.js"]);
+    for (const name of hot.keys()) {
+      const hotLocales = hotInputs(name).filter((i) => /zod[/\\]v4[/\\]locales[/\\]/.test(i));
+      expect(hotLocales.map((i) => basename(i)).sort(), name).toEqual(["en.js", "index.js"]);
+    }
   });
 });

@@ -62,13 +62,12 @@ const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname
 const WRAPPER_TAIL = "\n})";
 
 /**
- * Runs the CommonJS bundle at `file` and returns its exports, or undefined when there is no such file or this
- * Node cannot load it so (no `vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER`, which lets the bundle's
- * `import()` of node builtins and the MCP SDK work): the caller then imports the ES module instead.
+ * Runs the CommonJS bundle at `file` and returns its exports, or undefined when there is no such file (the
+ * caller then imports the ES module instead). The bundle must not use import(): Node 20 drops a script's
+ * import() callback when the script comes from cached data, so none is given, and an import() fails the
+ * same way with or without a cache (the hot bundles are built with none, src/build/hot-bundles.ts).
  */
 export function loadBundle<T>(file: string, options: LoadOptions = {}): LoadedBundle<T> | undefined {
-  const defaultLoader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (defaultLoader === undefined) return undefined;
   let source: Buffer;
   try {
     source = readFileSync(file);
@@ -88,7 +87,6 @@ export function loadBundle<T>(file: string, options: LoadOptions = {}): LoadedBu
     filename: file,
     lineOffset: -1,
     cachedData: stored instanceof Buffer ? stored : undefined,
-    importModuleDynamically: defaultLoader,
   });
   const cache: CacheOutcome =
     stored === undefined
