@@ -4,14 +4,19 @@
 // in its README runs as written. Catches a dependency the code needs but package.json does not declare, an
 // export pointing at a file the tarball does not ship, and a README that promises what the package lacks.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brokenLinks, exampleSteps, runExample } from "./readme-example.js";
 import { exportConditions, exportTargets, PACKAGES, type PackageName, ROOT, TarballSet } from "./tarballs.js";
 
 const set = new TarballSet();
-beforeAll(() => set.packAll(), 120_000);
+let codeCachesAtPack: string[] = [];
+beforeAll(() => {
+  codeCachesAtPack = runBuiltAgentOnce();
+  set.packAll();
+}, 120_000);
 afterAll(() => set.dispose());
 
 /**
@@ -40,6 +45,24 @@ function node(project: string, args: string[]): string {
     stdio: "pipe",
     timeout: INSTALLED.timeout,
   });
+}
+
+/**
+ * Runs the built `qwen --acp` once (stdin at its end, so it exits at once), which writes V8 code caches next
+ * to its hot bundle in packages/cli/dist/hot/, as any run does: the tarball packed after it must not ship them.
+ */
+function runBuiltAgentOnce(): string[] {
+  const home = mkdtempSync(join(tmpdir(), "qwen-pack-home-"));
+  try {
+    execFileSync(process.execPath, [join(ROOT, "packages", "cli", "dist", "bin.js"), "--acp"], {
+      input: "",
+      env: { ...process.env, QWEN_HOME: home },
+      stdio: "pipe",
+    });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  return readdirSync(join(ROOT, "packages", "cli", "dist", "hot")).filter((f) => f.endsWith(".v8cache"));
 }
 
 /** An empty project with these tarballs installed, made before the tests of the enclosing describe. */
@@ -272,6 +295,16 @@ export = daemon.DEFAULT_PORT;
 
 describe("@qwen-daemon/cli from its tarball", INSTALLED, () => {
   const project = installed("cli", ["cli"]);
+
+  it("ships its hot bundles and no V8 code cache, although the built binary had written some", () => {
+    expect(codeCachesAtPack.length).toBeGreaterThan(0);
+    expect(readdirSync(join(set.get("cli").dir, "dist", "hot")).sort()).toEqual([
+      "acp.cjs",
+      "acp.cjs.map",
+      "daemon-parts.cjs",
+      "daemon-parts.cjs.map",
+    ]);
+  });
 
   it("loads with import and require, and types under nodenext, without the bundled packages installed", () => {
     expect(existsSync(join(project, "node_modules", "@qwen-daemon", "daemon"))).toBe(false);

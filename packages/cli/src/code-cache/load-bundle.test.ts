@@ -218,7 +218,7 @@ describe("importHot", () => {
   it("imports the fallback when there is no bundle (running from the sources)", async () => {
     makeBundle();
     const missing = join(dir, "missing.cjs");
-    expect(loadBundle(missing)).toBeUndefined();
+    expect(await loadBundle(missing)).toBeUndefined();
     expect(await importHot(pathToFileURL(missing), async () => ({ from: "fallback" }))).toEqual({
       from: "fallback",
     });

@@ -11,16 +11,8 @@
 // file into place.
 
 import { randomBytes } from "node:crypto";
-import {
-  accessSync,
-  constants,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { accessSync, constants, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,11 +58,18 @@ const WRAPPER_TAIL = "\n})";
  * caller then imports the ES module instead). The bundle must not use import(): Node 20 drops a script's
  * import() callback when the script comes from cached data, so none is given, and an import() fails the
  * same way with or without a cache (the hot bundles are built with none, src/build/hot-bundles.ts).
+ *
+ * The files are read asynchronously and the event loop gets one more turn before the bundle runs (its
+ * module code runs for ~100 ms in one go), as an ES module import gives it: `qwen serve` answers `/health`
+ * from its early server meanwhile, rather than after the daemon has loaded.
  */
-export function loadBundle<T>(file: string, options: LoadOptions = {}): LoadedBundle<T> | undefined {
+export async function loadBundle<T>(
+  file: string,
+  options: LoadOptions = {},
+): Promise<LoadedBundle<T> | undefined> {
   let source: Buffer;
   try {
-    source = readFileSync(file);
+    source = await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
@@ -82,7 +81,7 @@ export function loadBundle<T>(file: string, options: LoadOptions = {}): LoadedBu
     v8Flags: [...process.execArgv, process.env.NODE_OPTIONS ?? "", ...(options.runtimeV8Flags ?? [])],
   });
   const cacheFile = join(dir, key.fileName);
-  const stored = readCache(cacheFile, key);
+  const stored = await readCache(cacheFile, key);
   const script = new vm.Script(WRAPPER_HEAD + source.toString("utf8") + WRAPPER_TAIL, {
     filename: file,
     lineOffset: -1,
@@ -96,6 +95,7 @@ export function loadBundle<T>(file: string, options: LoadOptions = {}): LoadedBu
         : script.cachedDataRejected
           ? "rejected"
           : "accepted";
+  await new Promise((resolve) => setImmediate(resolve));
   const module = { exports: {} as T };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
   const written =
@@ -111,14 +111,14 @@ export async function importHot<T>(
   fallback: () => Promise<T>,
   options?: LoadOptions,
 ): Promise<T> {
-  const loaded = loadBundle<T>(fileURLToPath(bundle), options);
+  const loaded = await loadBundle<T>(fileURLToPath(bundle), options);
   return loaded ? loaded.exports : fallback();
 }
 
-function readCache(cacheFile: string, key: CacheKey): Buffer | "invalid" | undefined {
+async function readCache(cacheFile: string, key: CacheKey): Promise<Buffer | "invalid" | undefined> {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(cacheFile);
+    bytes = await readFile(cacheFile);
   } catch {
     return undefined; // none yet (or unreadable: then it cannot be replaced either)
   }
