@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { importHot, loadBundle } from "./load-bundle.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/load-bundle.mts", import.meta.url));
@@ -63,13 +63,42 @@ interface RunOptions {
   uid?: number;
 }
 
+// Another user cannot be expected to read this checkout (a clone in a private temp folder) or its tsx: the
+// fixture runs as that user from one plain JavaScript file, built into a folder anyone can read.
+let builtFixture: string | undefined;
+async function fixtureForAnyUser(): Promise<string> {
+  if (builtFixture) return builtFixture;
+  const out = mkdtempSync(join(tmpdir(), "qwen-code-cache-fixture-"));
+  chmodSync(out, 0o755);
+  const { build } = await import("tsup");
+  await build({
+    entry: { "load-bundle": fixture },
+    format: ["esm"],
+    outDir: out,
+    outExtension: () => ({ js: ".mjs" }),
+    platform: "node",
+    target: "node20",
+    config: false,
+    dts: false,
+    splitting: false,
+    silent: true,
+  });
+  builtFixture = join(out, "load-bundle.mjs");
+  chmodSync(builtFixture, 0o644);
+  return builtFixture;
+}
+afterAll(() => {
+  if (builtFixture) rmSync(join(builtFixture, ".."), { recursive: true, force: true });
+});
+
 /** Starts the fixture; `outcome` settles with its JSON line, `exited` once it has exited silently with 0. */
-function start(options: RunOptions = {}) {
+function start(options: RunOptions & { script?: string } = {}) {
+  const entry = options.script ? [options.script] : ["--import", "tsx", fixture];
   const child = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), "--import", "tsx", fixture, bundle, options.when ?? "soon"],
+    [...(options.nodeFlags ?? []), ...entry, bundle, options.when ?? "soon"],
     {
-      cwd: packageDir,
+      cwd: options.script ? dir : packageDir,
       stdio: ["pipe", "pipe", "pipe"],
       ...(options.uid === undefined
         ? {}
@@ -103,7 +132,7 @@ function start(options: RunOptions = {}) {
 }
 
 /** One whole run of the fixture: its outcome, once it has exited. */
-async function load(options: RunOptions = {}): Promise<Outcome> {
+async function load(options: RunOptions & { script?: string } = {}): Promise<Outcome> {
   const run = start(options);
   await run.exited;
   return run.outcome;
@@ -205,8 +234,9 @@ describe("loading a hot bundle with V8's code cache", () => {
     const asRoot = process.getuid?.() === 0;
     chmodSync(dir, asRoot ? 0o755 : 0o555);
     const uid = asRoot ? 65534 : undefined;
+    const script = asRoot ? await fixtureForAnyUser() : undefined;
     for (const when of ["soon", "at-exit"] as const) {
-      const outcome = await load({ when, uid });
+      const outcome = await load({ when, uid, script });
       expect(outcome).toMatchObject({ cache: "absent", writable: false, answer: expectedAnswer("A") });
       if (when === "soon") expect(outcome.written).toBe(false);
     }
