@@ -4,6 +4,7 @@
 import { defaultText, rangeText } from "@qwen-daemon/daemon/option-specs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import pkg from "../package.json" with { type: "json" };
+import { importHot } from "./code-cache/load-bundle.js";
 import { parseServeArgs } from "./serve-args.js";
 import { envNamesFor, type FlagSpec, SERVE_FLAGS } from "./serve-flags.js";
 
@@ -29,7 +30,11 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
     .showHelpAfterError()
     .action(async (words: string[], opts) => {
       if (opts.acp) {
-        const { runAcp } = await import("./commands/acp.js");
+        // As on bin.ts's fast path: the agent's hot bundle with V8's code cache when the install has it.
+        const { runAcp } = await importHot(
+          new URL("./hot/acp.cjs", import.meta.url),
+          () => import("./commands/acp.js"),
+        );
         await runAcp({
           acp: true,
           restoreAskUserQuestion: Boolean(opts.restoreAskUserQuestion),

@@ -111,8 +111,8 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
 
 /**
  * The heavy modules, and what the daemon needs from core before it starts. An install loads their one-file
- * CommonJS build with V8's code cache (dist/hot/daemon-parts.cjs, beside this chunk in dist/); the sources
- * and a Node without that loader import the ES module.
+ * CommonJS build with V8's code cache (dist/hot/daemon-parts.cjs, beside this chunk in dist/); running from
+ * the sources, where there is no such file, imports the ES module.
  */
 async function loadDaemonParts(env: NodeJS.ProcessEnv) {
   const daemonModule = await importHot(

@@ -1,6 +1,6 @@
 // Session lifecycle: create/attach, load, resume, heartbeat, detach, delete. Bodies are checked against the
 // contract here (in the order the reference daemon reports them: session id, workspace, then the rest).
-import { CreateSessionBody, HttpRoutes, OpenSessionBody } from "@qwen-daemon/core/protocol";
+import { CreateSessionBody, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
 import { invalidSessionId, invalidSessionScope } from "../http/errors.js";
 import type { JsonObject } from "../http/json-body.js";
@@ -30,9 +30,9 @@ export function sessionRoutes(sessions: Sessions): Hono {
     const clientId = clientIdOf(c);
     const raw = await jsonBody(c);
     assertSessionId(sessionId);
-    const body = OpenSessionBody.safeParse(raw);
-    // `cwd` is the body's one field; a `cwd` that is not a string gets resolveWorkspace's own 400.
-    const cwd = resolveWorkspace(sessions.workspace, body.success ? body.data.cwd : raw.cwd);
+    // OpenSessionBody's one field: resolveWorkspace checks it (a `cwd` that is not a string included) and
+    // words the 400 as the reference daemon does.
+    const cwd = resolveWorkspace(sessions.workspace, raw.cwd);
     return c.json(await openSession(sessions, action, sessionId, cwd, clientId));
   };
   return new Hono()
