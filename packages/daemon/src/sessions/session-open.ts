@@ -106,9 +106,8 @@ async function restoreOnLiveSession(
 ): Promise<boolean> {
   const { restoreAskUserQuestion: switchOn, log } = sessions.options;
   const approvalsSwitchOn = sessions.options.restorePendingApprovals === true;
-  const refused = (on: boolean) =>
-    knownRestoreRefusal({ switchOn: on, requestedClientId, activity: session.activity }) !== undefined;
-  if (refused(switchOn) && refused(approvalsSwitchOn)) return false;
+  const refused = knownRefusals(sessions, requestedClientId, session.activity);
+  if (refused.questions && refused.approvals) return false;
   if (!session.hasHistory || sessions.mediator.hasPending(session.sessionId) || !session.child.alive)
     return false;
   let response: { _meta?: Meta | null };
@@ -161,6 +160,23 @@ async function reopenRestoredCalls(sessions: Sessions, session: LiveSession, cwd
   session.replaceReplay(reopenReplayedCalls(session.replay, ids));
 }
 
+/**
+ * Whether the daemon already knows, before the child answers, that it will refuse a restore of each kind
+ * (the switch is off, no client id, the session is busy): per kind, since each has its own switch.
+ */
+function knownRefusals(
+  sessions: Sessions,
+  requestedClientId: string | undefined,
+  activity: LiveSession["activity"],
+): { questions: boolean; approvals: boolean } {
+  const refused = (switchOn: boolean) =>
+    knownRestoreRefusal({ switchOn, requestedClientId, activity }) !== undefined;
+  return {
+    questions: refused(sessions.options.restoreAskUserQuestion),
+    approvals: refused(sessions.options.restorePendingApprovals === true),
+  };
+}
+
 async function openFromChild(
   sessions: Sessions,
   action: OpenAction,
@@ -174,15 +190,11 @@ async function openFromChild(
     const child = await sessions.children.ensure();
     session = sessions.newSession(sessionId, cwd, child);
     sessions.registry.addOpening(session);
-    const activity = session.activity;
-    const refusalUnder = (switchOn: boolean) =>
-      knownRestoreRefusal({ switchOn, requestedClientId, activity });
+    const refused = knownRefusals(sessions, requestedClientId, session.activity);
     const meta = withMeta(
-      refusalUnder(sessions.options.restoreAskUserQuestion) === undefined
-        ? undefined
-        : { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true },
+      refused.questions ? { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true } : undefined,
       // Sent only with the switch on: a child without it never hints, and the key would be news to it.
-      sessions.options.restorePendingApprovals === true && refusalUnder(true) !== undefined
+      sessions.options.restorePendingApprovals === true && refused.approvals
         ? { [SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY]: true }
         : undefined,
       await answersForChild(sessions, cwd, sessionId),
