@@ -1,5 +1,5 @@
 // Restore-scan benchmark: the eligibility scan must cost the same on a 10-entry and a 1,000,000-entry
-// history, because it reads only the last entry (RESTORE-SPEC "Eligibility").
+// history, because it reads only the last entry (docs/restore.md "When it happens, and when not").
 //
 // Run from the repository root (no build needed):
 //   node --conditions=source --import tsx bench/restore-scan.mjs

@@ -1,4 +1,4 @@
-// RESTORE-SPEC step 4, "admission also requires the session idle", through real processes: a load or resume
+// docs/restore.md "How a restore runs", step 4, "admission also requires the session idle", through real processes: a load or resume
 // of a live session whose prompt is still running (its question waits for an answer) admits no restore
 // prompt and does not ask again; the one waiting question keeps its requestId and its answer ends the turn.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// RESTORE-SPEC "Our guarantees beyond the reference", measured at the worst instants:
+// docs/restore.md "The guarantees", measured at the worst instants:
 // 1. Durable before shown: SIGKILL everything the moment the question is first visible (status, SSE) and a
 //    restart + load still re-asks it.
 // 5. An acknowledged answer is never lost: SIGKILL right after the vote's 200 and the user is not asked again;

@@ -1,4 +1,4 @@
-// RESTORE-SPEC guarantee 5 with real processes: an answer the daemon acknowledged with 200 survives an
+// docs/restore.md "The guarantees" with real processes: an answer the daemon acknowledged with 200 survives an
 // immediate SIGKILL of the daemon and its children. The child is frozen (SIGSTOP) before the vote, so it
 // provably never writes the answer itself: after the restart only the daemon's answer journal holds it.
 // The restarted daemon's child re-hangs the question; the daemon answers it from the journal, so nobody is
@@ -28,7 +28,7 @@ import {
 } from "./harness/session-api.js";
 import type { SseFrame } from "./harness/sse-client.js";
 
-// The exact text PROTOCOL.md gives for an answered question.
+// The exact text docs/protocol.md "What the model is told" gives for an answered question.
 const ANSWERED = "User has provided the following answers:\n\n**Color**: Blue";
 
 /** The fake model: a tool result gets a closing text, anything else gets the question. */

@@ -1,4 +1,4 @@
-// RESTORE-SPEC step 4: the restore key in a prompt's `_meta` is set by the daemon alone. A client that puts
+// docs/restore.md "How a restore runs", step 4: the restore key in a prompt's `_meta` is set by the daemon alone. A client that puts
 // `qwen.daemon.restoreAskUserQuestion` on POST /prompt (top level or on a content block) gets an ordinary
 // prompt: the model receives its user message and nothing is re-asked, even when the session ends in a
 // dangling question that a real restore would re-ask.

@@ -1,4 +1,4 @@
-// RESTORE-SPEC guarantee 4, "Independent sessions": permission waits are per session. Two sessions share one
+// docs/restore.md "The guarantees", "Sessions are independent": permission waits are per session. Two sessions share one
 // workspace (and so one ACP child); while one waits for its user's answer, the other runs prompts to the end,
 // before and after a restart that re-asks the first session's question.
 import { describe, expect, it } from "vitest";

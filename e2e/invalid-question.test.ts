@@ -1,5 +1,5 @@
 // An ask_user_question the model got wrong (one option) is never shown to anyone: the validation text goes
-// back to the model as the tool result. Restore eligibility is fail-closed (RESTORE-SPEC "Eligibility"): a
+// back to the model as the tool result. Restore eligibility is fail-closed (docs/restore.md "When it happens, and when not"): a
 // trailing question whose args do not validate is never re-asked after a restart, whether its validation
 // result made it to disk or the process died with the call still dangling.
 import { writeFileSync } from "node:fs";

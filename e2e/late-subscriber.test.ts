@@ -1,4 +1,4 @@
-// RESTORE-SPEC "No missed questions" and PROTOCOL.md "Events": a client that subscribes while a question
+// docs/restore.md "The guarantees" and docs/protocol.md "Events": a client that subscribes while a question
 // waits learns of it. Without Last-Event-ID the pending permission_request comes first (ours; the reference
 // sends nothing); with Last-Event-ID the ring replays after the cursor and ends with `replay_complete`.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// RESTORE-SPEC guarantee 5 beyond the restore (issue 10 item 5): a 200 to a vote means the answer reaches the
+// docs/restore.md "The guarantees" beyond the restore (issue 10 item 5): a 200 to a vote means the answer reaches the
 // model whatever the batch held. The question's batch here is not one a restore re-asks (it also lists the
 // workspace), or it is loaded with nobody to ask it; the children are frozen (SIGSTOP) before the vote, so only
 // the daemon's journal holds the answer when everything is SIGKILLed. After the restart the load closes the

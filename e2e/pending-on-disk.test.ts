@@ -78,7 +78,7 @@ describe("pendingOnDisk after a crash", () => {
   });
 
   // Until the agent writes its tool-start records (issue 13, another change), the transcripts are written here
-  // the way PROTOCOL.md and core's records define them: a reply marked `toolStarts: "recorded"`, and for a
+  // the way core's records define them: a reply marked `toolStarts: "recorded"`, and for a
   // command that was approved and had started, its `tool_started` record.
   it("marks an approval never given with --restore-pending-approvals, and not a command that had started", async () => {
     const cwd = world.env.workspace;

@@ -1,4 +1,4 @@
-// Two clients on one session under each --permission-policy (RESTORE-SPEC "Status and votes"): who may
+// Two clients on one session under each --permission-policy (docs/protocol.md "Permissions and questions"): who may
 // answer a question, what a refused vote gets (403 with the reason), and whose answers reach the model.
 import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";

@@ -1,4 +1,4 @@
-// RESTORE-SPEC step 5, "Cancel persists a decline": cancelling a restored question ends the turn, the decline
+// docs/restore.md "How a restore runs", step 5, "Cancel persists a decline": cancelling a restored question ends the turn, the decline
 // is written as the question's result (the model sees it with the next prompt), and a later restart + load
 // does not ask the declined question again.
 import { describe, expect, it } from "vitest";

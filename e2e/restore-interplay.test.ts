@@ -1,6 +1,6 @@
 // What other requests do to a restored question while it waits: a user prompt queues behind it (and the model
 // never sees `call → user text`), /continue refuses, POST /cancel ends it unattended (nothing persisted, the
-// next load asks again). A LIVE (not restored) question whose prompt is cancelled is different: PROTOCOL.md
+// next load asks again). A LIVE (not restored) question whose prompt is cancelled is different: docs/protocol.md
 // says the model gets `Tool call was cancelled before execution.`, so the call is closed on disk and a later
 // restore has nothing to re-ask (the reference skips persistence only for restored call ids).
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// When a load or resume must NOT re-ask the question (RESTORE-SPEC "Switches" and step 4): a daemon started
+// When a load or resume must NOT re-ask the question (docs/restore.md "The switches" and "How a restore runs", step 4): a daemon started
 // without --restore-ask-user-question, or a load by no client (nobody to ask). Then the old behaviour holds:
 // replay shows the call failed, nothing waits, the crashed prompt is closed as daemon_lost, and the next
 // prompt hands the model the orphan-repair text as the question's result.

@@ -1,4 +1,4 @@
-// The restore story end to end (RESTORE-SPEC "The five steps", issue 6): a question is asked, the daemon and
+// The restore story end to end (docs/restore.md "How a restore runs", issue 6): a question is asked, the daemon and
 // its children are SIGKILLed, a daemon started with --restore-ask-user-question loads (or resumes) the session
 // for a client, the question is asked again under a new requestId, and the answer reaches the model as the
 // question's tool result, continuing the same turn without a new user message.
@@ -20,7 +20,7 @@ import {
 import { ledgerOf, readLedger, readTranscript } from "./harness/session-files.js";
 import { agentText, dataOf, permissionRequestOf, userEchoes } from "./harness/sse-views.js";
 
-// The exact text PROTOCOL.md gives, spelled out once here too, so a broken helper cannot hide a wrong text.
+// The exact text docs/protocol.md "What the model is told" gives, spelled out once here too, so a broken helper cannot hide a wrong text.
 const ANSWERED = "User has provided the following answers:\n\n**Color**: Green";
 const FINAL_TEXT = answerText(ANSWERED);
 
@@ -123,7 +123,7 @@ describe.each(["load", "resume"] as const)("restore through POST /session/:id/%s
       questions: [{ question: "Which color should the button be?", header: "Color", answerKey: "0" }],
     });
 
-    // The session list shows the waiting question too (RESTORE-SPEC point 3).
+    // The session list shows the waiting question too (docs/restore.md "What you see", step 3).
     expect(await listedSession(second, asked.sessionId)).toMatchObject({
       clientCount: 1,
       hasActivePrompt: true,

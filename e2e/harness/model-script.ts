@@ -39,7 +39,7 @@ export const SIZE_QUESTION = {
   ],
 };
 
-/** What the model sees for a one-option question (PROTOCOL.md "What the model receives"). */
+/** What the model sees for a one-option question (docs/protocol.md "What the model is told"). */
 export const INVALID_OPTIONS_TEXT = 'Question 1: "options" must contain between 2 and 4 options.';
 
 export function conversationHandler(options: { stallOnToolResult?: boolean } = {}): FakeHandler {

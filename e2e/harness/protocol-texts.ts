@@ -1,4 +1,4 @@
-// The exact texts of PROTOCOL.md "What the model receives", written out here (not imported from the product)
+// The exact texts of docs/protocol.md "What the model is told", written out here (not imported from the product)
 // so the suite checks the code against the spec rather than against itself.
 
 export const answeredText = (lines: [header: string, answer: string][]): string =>

@@ -1,4 +1,4 @@
-// The session's files on disk, read the way an operator would (PROTOCOL.md "Transcript on disk"):
+// The session's files on disk, read the way an operator would (docs/protocol.md "On disk"):
 // $QWEN_HOME/projects/<cwd with "/" -> "-">/chats/<sessionId>.jsonl and <sessionId>.ledger.jsonl.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Typed views of the daemon's SSE frames (PROTOCOL.md "Events"): the `data` of a frame, the ACP session
+// Typed views of the daemon's SSE frames (docs/protocol.md "Events"): the `data` of a frame, the ACP session
 // updates it relays, and the texts a user would see. A frame without the expected data throws, so a test
 // fails with the frame in the message instead of comparing `undefined`.
 import type { SseClient, SseFrame } from "./sse-client.js";

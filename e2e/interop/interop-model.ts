@@ -35,7 +35,7 @@ export const DATABASE_QUESTION: FakeQuestion = {
     { label: "SQLite", description: "embedded" },
   ],
 };
-/** What the model must receive once "SQLite" was voted (PROTOCOL.md exact text). */
+/** What the model must receive once "SQLite" was voted (exact text, docs/protocol.md "What the model is told"). */
 export const SQLITE_ANSWER_TEXT = "User has provided the following answers:\n\n**Database**: SQLite";
 /** Prefix of the model's reply to any tool result, followed by the result text. */
 export const TOOL_RESULT_REPLY_PREFIX = "Noted: ";

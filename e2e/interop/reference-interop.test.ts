@@ -1,5 +1,5 @@
-// Interop with the reference implementation (qwen-code 0.24.4 on Node 22; PROTOCOL.md "Interop with the
-// reference", NOTES.md in this folder), all with real processes and one fake model over HTTP:
+// Interop with the reference implementation (qwen-code 0.24.4 on Node 22; NOTES.md in this
+// folder), all with real processes and one fake model over HTTP:
 //   (a) our daemon + our child, driven by the reference SDK's DaemonClient;
 //   (b) the reference daemon running our child (QWEN_CLI_ENTRY), and clearing its shell commands through
 //       the external tool guard;
@@ -101,7 +101,7 @@ async function startReferenceDaemon(label: string, env: Record<string, string>) 
   return { daemon, ...dirs };
 }
 
-/** Runs the SDK flow and checks every step PROTOCOL.md promises; failures carry both sides' output. */
+/** Runs the SDK flow and checks every step docs/protocol.md promises; failures carry both sides' output. */
 async function expectQuestionFlow(daemon: ServeProcess, workspace: string, args: string[] = []) {
   const before = model.requests.length;
   const run: FlowRun = await runSdkClientFlow({

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { DaemonProcess } from "../harness/daemon-process.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// The flags TOOLCHAIN.md lists for Chromium as root; playwright adds --headless and a fresh profile dir.
+// The flags Chromium needs to run as root in a container; playwright adds --headless and a fresh profile dir.
 const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",

@@ -2,7 +2,7 @@
 // package's own bin (tests, `QWEN_CLI_ENTRY`) with the same gating rule as the cli.
 
 export interface AcpChildOptions {
-  /** RESTORE-SPEC: re-hang a trailing unanswered ask_user_question on load/resume. Default false. */
+  /** docs/restore.md: re-hang a trailing unanswered ask_user_question on load/resume. Default false. */
   restoreAskUserQuestion: boolean;
   /** Re-ask a trailing tool approval whose tool never started on load/resume. Default false. */
   restorePendingApprovals: boolean;

@@ -32,7 +32,7 @@ const questionRequest: ConfirmationRequest = {
 const parse = (value: unknown) => PermissionResponse.parse(value);
 
 describe("buildPermissionRequest", () => {
-  it("builds the PROTOCOL.md question shape", () => {
+  it("builds the question shape of docs/protocol.md", () => {
     expect(buildPermissionRequest("s1", questionRequest)).toEqual({
       sessionId: "s1",
       options: [

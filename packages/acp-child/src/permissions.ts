@@ -1,4 +1,4 @@
-// Confirmation requests of the turn loop <-> ACP `session/request_permission` (PROTOCOL.md shapes).
+// Confirmation requests of the turn loop <-> ACP `session/request_permission` (docs/protocol.md "The agent process").
 // Building the request and reading the response are pure; `askClient` sends it through client-ask.ts.
 import type {
   AgentContext,

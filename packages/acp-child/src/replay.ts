@@ -1,5 +1,5 @@
 // Transcript records -> the session/update notifications a client needs to redraw the conversation.
-// Pure: the caller decides which dangling calls to leave open (RESTORE-SPEC step 2) and sends the result.
+// Pure: the caller decides which dangling calls to leave open (docs/restore.md "How a restore runs", step 2) and sends the result.
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import {
   ASK_USER_QUESTION_TOOL_NAME,
@@ -12,7 +12,7 @@ import {
 } from "@qwen-daemon/core";
 import { textChunk, toolCallFinished, toolCallStarted } from "./updates.js";
 
-/** PROTOCOL.md "What the model receives": how replay closes a call whose result never reached the transcript. */
+/** docs/protocol.md "What the model is told": how replay closes a call whose result never reached the transcript. */
 export const MISSING_TOOL_RESULT_TEXT = REPLAY_MISSING_TOOL_RESULT_TEXT;
 
 export type DescribeCall = (name: string, args: Record<string, unknown>) => ToolCallDescription;

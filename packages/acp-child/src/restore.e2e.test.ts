@@ -1,6 +1,6 @@
 // Cross-process: the real child binary over stdio, a fake OpenAI-compatible server, SIGKILL. One child asks
 // a question in several sessions at once and is killed; a child with the restore switch then loads those
-// sessions, each session exercising one scenario of RESTORE-SPEC (without the switch: restore-switch-off).
+// sessions, each session exercising one scenario of docs/restore.md (without the switch: restore-switch-off).
 import { readFile } from "node:fs/promises";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import { ledgerPath } from "@qwen-daemon/core";
@@ -36,7 +36,7 @@ beforeAll(openWorld);
 afterAll(closeWorld);
 
 describe("a question asked, then the child is SIGKILLed while it waits", () => {
-  it("asks with the PROTOCOL.md shape in every session at once, and leaves the call on disk", () =>
+  it("asks with the docs/protocol.md shape in every session at once, and leaves the call on disk", () =>
     crashWhileAsking());
 });
 

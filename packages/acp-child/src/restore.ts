@@ -1,4 +1,4 @@
-// Child-side restore decisions (RESTORE-SPEC steps 2 and 3, and continue's refusal), as pure functions of
+// Child-side restore decisions (docs/restore.md "How a restore runs", steps 2 and 3, and continue's refusal), as pure functions of
 // what the session knows. The switch is checked first so that with it off nothing restore-specific runs.
 import {
   type Content,

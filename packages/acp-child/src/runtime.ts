@@ -59,7 +59,7 @@ export interface AgentRuntime {
   readonly storage: SessionStorage;
   createSession(args: OpenSessionArgs): Promise<RuntimeSession>;
   /**
-   * `suppressRestore`: fully repair the history even when the restore switch is on (RESTORE-SPEC step 1).
+   * `suppressRestore`: fully repair the history even when the restore switch is on (docs/restore.md "How a restore runs", step 1).
    * `givenAnswers`: answers the daemon journaled for the trailing batch (AgentSessionLoadOptions).
    */
   loadSession(args: OpenSessionArgs & LoadArgs): Promise<RuntimeSession>;

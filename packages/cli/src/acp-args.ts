@@ -1,4 +1,4 @@
-// Gating of the child-side switches (RESTORE-SPEC "Switches"): the restore flag only means something with
+// Gating of the child-side switches (docs/restore.md "The switches"): the restore flag only means something with
 // --acp, because a plain terminal run has no channel to re-ask on and skipping repair would wedge the session.
 
 export interface AgentModeFlags {

@@ -1,5 +1,5 @@
 // Flags the daemon forwards to every ACP child it spawns, so a child behaves like the daemon was told to.
-// Order is part of the contract (RESTORE-SPEC "Switches"); an empty list is `undefined`, not [].
+// Order is part of the contract (docs/restore.md "The switches"); an empty list is `undefined`, not [].
 
 export interface AcpChildForwardedFlags {
   experimentalLsp?: boolean;

@@ -5,7 +5,7 @@ import type { ApprovalMode } from "./tools/tool.js";
 export const APPROVAL_MODES: readonly ApprovalMode[] = ["default", "auto-edit", "yolo", "plan"];
 
 export interface ConfigOptions {
-  /** Re-hang a trailing unanswered ask_user_question on load/resume (RESTORE-SPEC). Default false. */
+  /** Re-hang a trailing unanswered ask_user_question on load/resume (docs/restore.md). Default false. */
   restoreAskUserQuestion?: boolean;
   /**
    * Ask a trailing tool approval again on load/resume when its tool never started, and close one that had

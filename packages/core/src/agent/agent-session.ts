@@ -1,5 +1,5 @@
 // One agent session (one per ACP session): the chat, its transcript and prompt ledger, and the three ways a
-// turn starts: a user prompt, a restored question (RESTORE-SPEC step 5) and "continue" after an interruption.
+// turn starts: a user prompt, a restored question (docs/restore.md "How a restore runs", step 5) and "continue" after an interruption.
 // One prompt at a time: a second call while one runs throws SessionBusyError (the host queues).
 import type { FunctionCall, Part } from "../content.js";
 import {
@@ -211,7 +211,7 @@ export class AgentSession {
   }
 
   /**
-   * RESTORE-SPEC step 5. Re-checks the switch and the trailing question (a forged or already answered one is
+   * docs/restore.md "How a restore runs", step 5. Re-checks the switch and the trailing question (a forged or already answered one is
    * a no-op end_turn), asks again through confirm() (a fresh request), records the real answer and continues
    * the same turn. No user record. The prompts the restore takes over get interrupted {code: "restored",
    * restoredBy: promptId}. Cancel records the decline; an unattended end records nothing for the batch.
@@ -324,7 +324,7 @@ export class AgentSession {
         throw error;
       }
       // The host is gone: the prompt stays in flight for the next load to close, as daemon_lost or as
-      // restored by the prompt that re-asks its question (RESTORE-SPEC guarantee 3).
+      // restored by the prompt that re-asks its question (docs/restore.md "The guarantees").
       if (hostLost(opts.signal)) return { stopReason: outcome.stopReason };
       const [state, details] = ledgerTerminal(outcome, opts.signal);
       await this.#ledger.finish(opts.promptId, state, details);

@@ -1,4 +1,4 @@
-// Closing a dangling tool batch with answers the user gave before a crash (RESTORE-SPEC guarantee 5, for the
+// Closing a dangling tool batch with answers the user gave before a crash (docs/restore.md "The guarantees", for the
 // batches restore does not re-ask). The host (a daemon) acknowledged an answer to a question and made it
 // durable in its own journal, then everything died before the tool results were written (or while they were:
 // a batch's results are written one by one, so a kill can leave some of them on disk). When the batch will

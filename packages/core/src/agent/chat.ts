@@ -10,7 +10,7 @@ import type { Content } from "../content.js";
 import { repairOrphanedToolCalls } from "../history/orphan-repair.js";
 
 export interface ChatStartOptions {
-  /** Dangling calls left as they are (see RESTORE-SPEC step 1). */
+  /** Dangling calls left as they are (see docs/restore.md "How a restore runs", step 1). */
   preserveCallIds?: ReadonlySet<string>;
 }
 

@@ -9,9 +9,9 @@
 // An ask_user_question that ends unattended (timeout, session closed) records nothing for the whole batch:
 // its call stays dangling in the transcript so a later load can ask it again. To make that possible, results
 // are held back until the batch's last question is settled, then written in call order. A prompt aborted
-// while a question waits is unattended too only in a restored batch (RESTORE-SPEC step 5: the user saw it
+// while a question waits is unattended too only in a restored batch (docs/restore.md "How a restore runs", step 5: the user saw it
 // before and may be asked again); in an ordinary prompt the cancel is recorded like any other cancelled
-// call (`Tool call was cancelled before execution.`), as PROTOCOL.md "prompt cancelled while waiting" says.
+// call (`Tool call was cancelled before execution.`), as docs/protocol.md "What the model is told" says.
 //
 // With tool starts recorded (`--restore-pending-approvals`), an approval follows the question's rules, and a
 // tool that can need one gets a durable `tool_started` record before it runs: a crash then never lets it run

@@ -1,4 +1,4 @@
-// Eligibility of a trailing, unanswered ask_user_question for restore (RESTORE-SPEC "Eligibility").
+// Eligibility of a trailing, unanswered ask_user_question for restore (docs/restore.md "When it happens, and when not").
 // Only the last history entry is looked at, so the cost does not depend on history length, and the
 // history is never cloned. Fail-closed: anything unexpected means "not restorable", and the call then
 // goes through ordinary orphan repair.

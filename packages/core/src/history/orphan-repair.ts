@@ -3,11 +3,11 @@
 // providers reject both). Pure: returns a new array and never mutates its input.
 import type { Content, FunctionResponse, Part } from "../content.js";
 
-/** The error a dangling call is answered with (PROTOCOL.md "orphan repair"). */
+/** The error a dangling call is answered with (docs/protocol.md "What the model is told"). */
 export const ORPHAN_TOOL_RESULT_TEXT =
   "Tool execution result was not recorded — likely interrupted by network failure, abort, or process exit. Treat as failure and retry if needed.";
 
-/** The failed `tool_call_update` text a replay shows for a dangling call (PROTOCOL.md "replay"). */
+/** The failed `tool_call_update` text a replay shows for a dangling call (docs/protocol.md "What the model is told"). */
 export const REPLAY_MISSING_TOOL_RESULT_TEXT =
   "Tool result missing from saved history; the previous run likely ended before this tool completed.";
 

@@ -1,4 +1,4 @@
-// The daemon's SSE events (PROTOCOL.md "Events"): the envelope every frame shares and, per event type, the
+// The daemon's SSE events (docs/protocol.md "Events"): the envelope every frame shares and, per event type, the
 // schema of its `data`. `defineEvent(type, schema)` is the one way an event type comes to exist: the daemon's
 // event bus builds events from these definitions (and checks their data against them in tests), the SSE route
 // tells stream-control frames by them, and clients (the web client) read frames typed by them.

@@ -1,4 +1,4 @@
-// The `_meta` keys the daemon and its ACP child exchange (PROTOCOL.md "ACP between daemon and child"), in one
+// The `_meta` keys the daemon and its ACP child exchange (docs/protocol.md "The agent process"), in one
 // place for both sides. Keys under `qwen.daemon.` are the daemon's alone: whatever a client sends under that
 // prefix is stripped before it reaches a child, so a POST /prompt can never forge a restore prompt, a continue
 // or a prompt id. The `qwen-code/` keys are the reference implementation's, spoken for compatibility.

@@ -1,5 +1,5 @@
 // Permission requests and their answers on the wire: the options a child offers, the vote a client posts
-// (PROTOCOL.md "Vote body"), and the answer the daemon sends back to the child's session/request_permission
+// (docs/protocol.md "Permissions and questions"), and the answer the daemon sends back to the child's session/request_permission
 // (answers ride top-level beside `outcome`; a cancel nobody chose carries its reason in `_meta`).
 import { z } from "zod";
 import { PERMISSION_CANCEL_REASON_META_KEY } from "./meta.js";
@@ -27,7 +27,7 @@ export const OfferedPermissionOption = z.looseObject({
 export type OfferedPermissionOption = z.infer<typeof OfferedPermissionOption>;
 
 /**
- * The tool call of a permission request, as the child sent it (PROTOCOL.md "ACP between daemon and child"):
+ * The tool call of a permission request, as the child sent it (docs/protocol.md "The agent process"):
  * `title`, `kind`, `content`, `locations`, `rawInput` and the `_meta` of meta.ts ride along unchecked.
  */
 export const PermissionToolCall = z.looseObject({ toolCallId: z.string() });

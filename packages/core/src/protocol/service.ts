@@ -1,4 +1,4 @@
-// What the daemon answers about itself, and how every error looks (PROTOCOL.md "Conventions").
+// What the daemon answers about itself, and how every error looks (docs/protocol.md "Connecting").
 import { z } from "zod";
 
 /** `GET /health`: liveness only (answered before authentication, and before the app has loaded). */

@@ -1,5 +1,5 @@
 // Sessions over HTTP: create, load/resume ("open"), heartbeat, and the status every session route reports
-// (PROTOCOL.md "Status and session summary"), which the workspace session list pages through.
+// (docs/protocol.md "Status"), which the workspace session list pages through.
 import { z } from "zod";
 import { EVENT_SCHEMA_VERSION } from "./events.js";
 import { isValidSessionId } from "./ids.js";

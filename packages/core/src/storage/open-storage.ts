@@ -4,7 +4,7 @@
 import { jsonlSessionStorage } from "./jsonl/jsonl-storage.js";
 import type { SessionStorage } from "./session-storage.js";
 
-/** The storage under `qwenHome` (resolveQwenHome()): JSONL files, PROTOCOL.md "Transcript on disk". */
+/** The storage under `qwenHome` (resolveQwenHome()): JSONL files, docs/protocol.md "On disk". */
 export function openSessionStorage(qwenHome: string): SessionStorage {
   return jsonlSessionStorage(qwenHome);
 }

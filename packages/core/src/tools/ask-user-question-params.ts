@@ -1,6 +1,6 @@
 // Parameters of the ask_user_question tool: the zod schema (for types and the structural check the
 // restore scan relies on), the JSON Schema the model sees, and the validation whose error texts are
-// part of the wire contract (PROTOCOL.md "What the model receives").
+// part of the wire contract (docs/protocol.md "What the model is told").
 import { z } from "zod";
 
 const NonEmptyString = z.string().refine((value) => value.trim() !== "");
@@ -143,7 +143,7 @@ export function validateAskUserQuestionParams(args: unknown): string | undefined
 }
 
 /**
- * The structural mirror of the validation used by the restore scan (RESTORE-SPEC "Eligibility"):
+ * The structural mirror of the validation used by the restore scan (docs/restore.md "When it happens, and when not"):
  * returns the same object, typed, when it is a non-array object whose questions pass the schema, else
  * undefined. Accepts exactly what {@link validateAskUserQuestionParams} accepts, except that it also
  * rejects a non-object top level (an array that happened to carry a `questions` field).

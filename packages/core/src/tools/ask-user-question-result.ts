@@ -1,5 +1,5 @@
-// What the model and the UI see of an ask_user_question call: the tool result texts (exact, PROTOCOL.md
-// "What the model receives") and the confirmation title.
+// What the model and the UI see of an ask_user_question call: the tool result texts (exact, docs/protocol.md
+// "What the model is told") and the confirmation title.
 import { ASK_USER_QUESTION_TOOL } from "../protocol/meta.js";
 
 export const ASK_USER_QUESTION_TOOL_NAME = ASK_USER_QUESTION_TOOL;

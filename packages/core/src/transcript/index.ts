@@ -1,4 +1,4 @@
-// Public API of the transcript (PROTOCOL.md "Transcript on disk"), kept in a SessionStorage (storage/).
+// Public API of the transcript (docs/protocol.md "On disk"), kept in a SessionStorage (storage/).
 export * from "./history.js";
 export * from "./ledger.js";
 export * from "./reader.js";

@@ -1,7 +1,7 @@
 // The prompt ledger (<sessionId>.ledger.jsonl): each daemon prompt gets `in_flight` when it starts and one
 // terminal entry when it ends. A prompt whose last entry is still `in_flight` was cut off by a crash; on
 // restart it is closed as `interrupted` (code "daemon_lost", or with `restoredBy` when a restore prompt took
-// over), so no prompt stays in flight forever (RESTORE-SPEC "Ledger closed").
+// over), so no prompt stays in flight forever (docs/restore.md "The guarantees").
 import {
   type SessionLocation,
   type SessionLog,

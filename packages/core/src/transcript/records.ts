@@ -1,4 +1,4 @@
-// JSONL transcript records (PROTOCOL.md "Transcript on disk"). One schema per record type.
+// JSONL transcript records (docs/protocol.md "On disk"). One schema per record type.
 import { z } from "zod";
 import { Content } from "../content.js";
 

@@ -1,6 +1,6 @@
 // One session's transcript: fills the common record fields, chains records by uuid/parentUuid, and decides
 // which records must be fsynced. User messages, assistant messages (a question's functionCall must be on disk
-// before the question is shown, RESTORE-SPEC "Durable before shown") and tool results are durable; system
+// before the question is shown, docs/restore.md "The guarantees") and tool results are durable; system
 // records are bookkeeping and may be lost in a crash.
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";

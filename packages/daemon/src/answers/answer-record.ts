@@ -1,4 +1,4 @@
-// One line of a session's answer journal (`<sessionId>.answers.jsonl`, RESTORE-SPEC guarantee 5). The daemon
+// One line of a session's answer journal (`<sessionId>.answers.jsonl`, docs/restore.md "The guarantees"). The daemon
 // writes an `answer` before it acknowledges a vote that resolves a question, so the answer survives a crash
 // that takes the daemon and its child down before the child has written the tool result. A `withdrawn` line
 // cancels an answer the daemon journaled but could not apply (the question ended some other way meanwhile).

@@ -1,4 +1,4 @@
-// The daemon's answer journal (RESTORE-SPEC guarantee 5: an acknowledged answer is never lost).
+// The daemon's answer journal (docs/restore.md "The guarantees": an acknowledged answer is never lost).
 export { type AnswerJournal, memoryAnswerJournal, storedAnswerJournal } from "./answer-journal.js";
 export { AnswerEntry, JournalEntry, parseAnswerJournal, WithdrawnEntry } from "./answer-record.js";
 export {

@@ -12,7 +12,7 @@ export type QuestionRequest = { sessionId: string; requestId: string; toolCall: 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** An ask_user_question request (PROTOCOL.md: `_meta.qwenInteractionKind` or `_meta.toolName`). */
+/** An ask_user_question request (docs/protocol.md "The agent process": `_meta.qwenInteractionKind` or `_meta.toolName`). */
 export function isUserQuestion(toolCall: Record<string, unknown>): boolean {
   return isQuestionToolCall(toolCall);
 }

@@ -1,5 +1,5 @@
 // The mediator's decision, as the ACP response to the child's session/request_permission.
-// Answers ride top-level beside `outcome` (PROTOCOL.md); a cancel the user did not choose carries its
+// Answers ride top-level beside `outcome` (docs/protocol.md "The agent process"); a cancel the user did not choose carries its
 // reason so the child can tell "declined" from "nobody was there" (timeout, session closed, aborted).
 import { cancelledPermissionResponse, type PermissionResponse } from "@qwen-daemon/core/protocol";
 import type { PermissionDecision } from "../permission/vote.js";

@@ -14,7 +14,7 @@ export type SpawnChannelOptions = {
 };
 
 /**
- * The flags a daemon forwards to its children when the caller gave none (RESTORE-SPEC "Switches"):
+ * The flags a daemon forwards to its children when the caller gave none (docs/restore.md "The switches"):
  * `['--experimental-lsp'?, '--restore-ask-user-question'?, '--restore-pending-approvals'?]`, in that order. The cli has its own
  * `acpChildExtraArgs` helper and normally passes the result as `childExtraArgs`.
  */

@@ -27,7 +27,7 @@ export const MIN_MAX_QUEUED = 16;
 export const MAX_MAX_QUEUED = 2048;
 export const DEFAULT_MAX_SUBSCRIBERS = 64;
 
-/** True for the `?maxQueued=` values PROTOCOL.md accepts (integers 16..2048). */
+/** True for the `?maxQueued=` values docs/protocol.md "Events" accepts (integers 16..2048). */
 export function isValidMaxQueued(value: number): boolean {
   return Number.isInteger(value) && value >= MIN_MAX_QUEUED && value <= MAX_MAX_QUEUED;
 }

@@ -29,7 +29,7 @@ describe("events public API", () => {
     ]);
   });
 
-  it("the registry names every event type of PROTOCOL.md", () => {
+  it("the registry names every event type of docs/protocol.md", () => {
     const protocol = [
       "session_update",
       "permission_request",

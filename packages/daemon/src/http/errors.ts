@@ -1,4 +1,4 @@
-// Every error response the daemon sends, by name. Texts and codes follow PROTOCOL.md and the reference
+// Every error response the daemon sends, by name. Texts and codes follow docs/protocol.md and the reference
 // daemon (qwen serve 0.24) so existing clients can match on them.
 import { randomUUID } from "node:crypto";
 import { clipEcho } from "./echo.js";
@@ -146,7 +146,7 @@ export const agentError = (detail: string) => {
 };
 
 /**
- * The answer to a question could not be made durable (RESTORE-SPEC guarantee 5), so it was not applied and
+ * The answer to a question could not be made durable (docs/restore.md "The guarantees"), so it was not applied and
  * the question is still waiting: the client may retry the vote. `cause` is an errno code at most (no paths).
  */
 export const promptNotSaved = (sessionId: string, cause: string | undefined) =>

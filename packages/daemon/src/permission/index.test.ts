@@ -24,7 +24,7 @@ describe("permission public API", () => {
     ]);
   });
 
-  it("the vote body schema accepts the two PROTOCOL shapes and nothing else", () => {
+  it("the vote body schema accepts the two shapes of docs/protocol.md and nothing else", () => {
     const ok = [
       { outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "yes" } },
       { outcome: { outcome: "cancelled" } },

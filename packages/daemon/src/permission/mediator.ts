@@ -157,7 +157,7 @@ export class PermissionMediator {
 
   /**
    * Judges a vote like `vote` but resolves nothing, so a caller can make the answer durable between
-   * judging and applying it (RESTORE-SPEC guarantee 5). A refusal is final: it is reported (audit,
+   * judging and applying it (docs/restore.md "The guarantees"). A refusal is final: it is reported (audit,
    * `permission_forbidden` / `permission_already_resolved`) here and its result is the answer to send.
    * An acceptance changes no state; `commitVote` applies it (and judges again: the request may have
    * ended in between). `decides` carries the decision the vote would settle; `partial` is a consensus

@@ -55,7 +55,7 @@ export function closingsAtLoad(
 }
 
 /**
- * The never-started prompts as load/resume `promptTerminals` (PROTOCOL.md shape plus ours: `text`, `queuedAt`):
+ * The never-started prompts as load/resume `promptTerminals` (docs/protocol.md shape plus ours: `text`, `queuedAt`):
  * `{v:1, promptId, terminal:"interrupted", code:"never_started", text, queuedAt, at}`, oldest first.
  */
 export function neverStartedTerminals(entries: readonly PromptJournalEntry[]): PromptTerminal[] {

@@ -1,4 +1,4 @@
-// `promptTerminals` of a load/resume response (PROTOCOL.md): how the session's recent prompts ended, read from
+// `promptTerminals` of a load/resume response (docs/protocol.md "Sessions"): how the session's recent prompts ended, read from
 // the prompt ledger the child writes. A client that was waiting for a prompt when the daemon died learns from
 // the load whether it completed, was cancelled, or was interrupted (`daemon_lost`, or `restored` by a restore
 // prompt). The wire shape is the reference daemon's (`{v:1, promptId, terminal, code?, stopReason?, at}`, at

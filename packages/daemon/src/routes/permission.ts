@@ -1,6 +1,6 @@
 // Votes on permission requests (tool approvals and ask_user_question answers). The mediator judges them
 // by policy; these routes only parse the body, check the client id and report the mediator's answer. The
-// answer to a question is on disk before the 200 goes out (RESTORE-SPEC guarantee 5): the vote awaits it.
+// answer to a question is on disk before the 200 goes out (docs/restore.md "The guarantees"): the vote awaits it.
 import { HttpRoutes, PermissionVoteBody } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
 import { invalidBody } from "../http/errors.js";

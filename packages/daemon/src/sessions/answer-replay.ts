@@ -1,4 +1,4 @@
-// RESTORE-SPEC guarantee 5, restore side: when the child re-hangs a question after a restart and the user had
+// docs/restore.md "The guarantees", restore side: when the child re-hangs a question after a restart and the user had
 // already answered it (the daemon acknowledged and journaled the answer, then everything died before the
 // child wrote the tool result), the re-hung request is resolved from the journal instead of asking again.
 import type { AnswerJournal } from "../answers/answer-journal.js";

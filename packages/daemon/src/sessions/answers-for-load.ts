@@ -1,4 +1,4 @@
-// RESTORE-SPEC guarantee 5 for the batches a restore does not re-ask. Before the daemon asks its child to load
+// docs/restore.md "The guarantees" for the batches a restore does not re-ask. Before the daemon asks its child to load
 // or resume a session, it looks in its answer journal for answers it acknowledged to the questions the
 // transcript ends with, and hands them to the child (`_meta["qwen.daemon.journaledAnswers"]`). A batch the
 // child will re-ask is answered from the journal as before (answer-replay.ts); a batch it will not re-ask (a

@@ -1,4 +1,4 @@
-// RESTORE-SPEC guarantee 5 through the HTTP routes, against the scripted ACP peer: an answer is journaled
+// docs/restore.md "The guarantees" through the HTTP routes, against the scripted ACP peer: an answer is journaled
 // before its vote is acknowledged, and a question re-hung after a restart is answered from the journal.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 // A vote on a pending permission request, from the route to the mediator. The client id must be registered
 // on the session the request belongs to (for the legacy route, the session is found from the request id).
-// RESTORE-SPEC guarantee 5, vote side: a vote that resolves a question is journaled (fsynced) before it is
+// docs/restore.md "The guarantees", vote side: a vote that resolves a question is journaled (fsynced) before it is
 // applied and acknowledged, so a crash right after the 200 cannot lose the answer. Order: judge (policy and
 // the rest, resolving nothing) -> journal -> resolve -> 200. A journal that cannot be written is a 500 and
 // the question stays waiting. Votes on one request are handled one at a time, so the journal never holds the

@@ -1,5 +1,5 @@
 // The `compactedReplay` a live session keeps from its first load says how that load left each call. When a
-// later load re-asks the trailing question (RESTORE-SPEC step 4 on a live session, loaded first by no client,
+// later load re-asks the trailing question (docs/restore.md "How a restore runs", step 4 on a live session, loaded first by no client,
 // so its replay closed the question as failed), the replay must stop saying the call failed: a client would
 // otherwise show a failed call and then a permission request for it. Pure.
 

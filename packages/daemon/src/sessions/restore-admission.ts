@@ -1,4 +1,4 @@
-// RESTORE-SPEC step 4, as pure decisions. The daemon admits a tracked restore prompt only when the
+// docs/restore.md "How a restore runs", step 4, as pure decisions. The daemon admits a tracked restore prompt only when the
 // child hinted it (`_meta["qwen.daemon.restoreAskUserQuestion"]` on the load/resume response) AND the
 // daemon's own switch is on AND the request came with a client id AND the session is idle.
 import { isIdle, type SessionActivity } from "./session-state.js";

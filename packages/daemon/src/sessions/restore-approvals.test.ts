@@ -1,4 +1,4 @@
-// `--restore-pending-approvals`, daemon side (RESTORE-SPEC step 4 for approvals) through the HTTP routes,
+// `--restore-pending-approvals`, daemon side (docs/restore.md "How a restore runs", step 4 for approvals) through the HTTP routes,
 // against a scripted ACP peer: admission under its own switch, its own suppress key, and the answer journal
 // answering a re-asked approval that was acknowledged before the restart.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// RESTORE-SPEC step 4 applied to a freshly restored session: admit the tracked restore prompt, or log why
+// docs/restore.md "How a restore runs", step 4 applied to a freshly restored session: admit the tracked restore prompt, or log why
 // not. Never throws: restore is a best-effort side effect of a load that has already succeeded.
 import {
   type Meta,

@@ -1,4 +1,4 @@
-// RESTORE-SPEC step 4 through the HTTP routes, against a scripted ACP peer.
+// docs/restore.md "How a restore runs", step 4 through the HTTP routes, against a scripted ACP peer.
 import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { emptySessionStore } from "../persisted/session-store.js";

@@ -1,7 +1,7 @@
 // POST /session/:id/load and /resume: opening a session. A live session is attached to (no child call).
-// Otherwise the child opens it from disk; for a load, the history it replays becomes `compactedReplay` (ids 1..n). Then RESTORE-SPEC
-// step 4 decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
-// prompt ledger (the reference daemon adds them to loads only; PROTOCOL has resume answer like load, and a
+// Otherwise the child opens it from disk; for a load, the history it replays becomes `compactedReplay` (ids 1..n). Then step 4 of
+// docs/restore.md "How a restore runs" decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
+// prompt ledger (the reference daemon adds them to loads only; docs/protocol.md has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
 import { type LedgerEntry, pendingApprovalsFromRecords } from "@qwen-daemon/core";
 import {

@@ -25,7 +25,7 @@ export function isEnded(state: SessionState): boolean {
   return state === "closing" || state === "closed";
 }
 
-/** What is going on in a session, as RESTORE-SPEC step 4 and the idle reaper judge it. */
+/** What is going on in a session, as docs/restore.md "How a restore runs", step 4 and the idle reaper judge it. */
 export type SessionActivity = { promptActive: boolean; pendingPromptCount: number };
 
 export function isIdle(activity: SessionActivity): boolean {

@@ -24,7 +24,7 @@ export type SessionsOptions = {
   permission: { policy: PermissionPolicy; consensusQuorum?: number | undefined; timeoutMs: number };
   channelFactory: ChannelFactory;
   store: SessionStore;
-  /** Where answers to questions are made durable before a vote is acknowledged (RESTORE-SPEC guarantee 5). */
+  /** Where answers to questions are made durable before a vote is acknowledged (docs/restore.md "The guarantees"). */
   answerJournal: AnswerJournal;
   /** Where prompts are made durable before the 202, so a crash before they start is reported on load. */
   promptJournal: PromptJournal;

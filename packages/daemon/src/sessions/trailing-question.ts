@@ -9,7 +9,7 @@ import {
 } from "@qwen-daemon/core";
 import { ASK_USER_QUESTION_TOOL } from "@qwen-daemon/core/protocol";
 
-/** The tool name PROTOCOL.md gives the question (the child's permission requests carry it as `toolName`). */
+/** The tool name docs/protocol.md gives the question (the child's permission requests carry it as `toolName`). */
 export const QUESTION_TOOL_NAME = ASK_USER_QUESTION_TOOL;
 
 /**

@@ -1,4 +1,4 @@
-// A waiting permission request as the status routes show it (PROTOCOL.md "Status and session summary"):
+// A waiting permission request as the status routes show it (docs/protocol.md "Status"):
 // questions (ask_user_question) with their questions and answer keys, tool permissions with their action.
 import {
   INTERACTION_KIND_META_KEY,

@@ -1,4 +1,4 @@
-// An ask_user_question permission request as the child sends it (PROTOCOL.md "ACP between daemon and child").
+// An ask_user_question permission request as the child sends it (docs/protocol.md "The agent process").
 import { RED_BLUE_QUESTION } from "@qwen-daemon/core/testing";
 
 export const QUESTIONS = [RED_BLUE_QUESTION];

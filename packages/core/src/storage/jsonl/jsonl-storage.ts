@@ -1,4 +1,4 @@
-// The JSONL backend of SessionStorage (PROTOCOL.md "Transcript on disk"): one append-only file per log,
+// The JSONL backend of SessionStorage (docs/protocol.md "On disk"): one append-only file per log,
 // `$QWEN_HOME/projects/<project>/chats/<sessionId>.jsonl` (+ .ledger, .answers, .prompts), mode 0600 (they
 // hold private conversations). A line is one item; appends go through TranscriptWriter (one write call per
 // line, in call order, fdatasync for durable ones); reads skip a torn last line and count corrupt ones.

@@ -1,4 +1,4 @@
-// The on-disk layout of PROTOCOL.md "Transcript on disk":
+// The on-disk layout of docs/protocol.md "On disk":
 //   $QWEN_HOME (default ~/.qwen)/projects/<cwd with "/" -> "-">/chats/<sessionId>.jsonl (+ .ledger.jsonl,
 //   + .answers.jsonl and .prompts.jsonl written by the daemon)
 import { homedir } from "node:os";
@@ -15,7 +15,7 @@ export function resolveQwenHome(env: NodeJS.ProcessEnv = process.env, home: () =
  * The project folder name for a working directory: every "/" becomes "-" (so "/work/main" -> "-work-main").
  * The cwd must be absolute: a relative one ("..") could otherwise name a folder outside `projects/`.
  * It is normalized first so "/a/b/" and "/a/b" share one project.
- * Note: the reference implementation replaces every non-alphanumeric character; PROTOCOL.md only "/".
+ * Note: the reference implementation replaces every non-alphanumeric character; docs/protocol.md "On disk" only "/".
  */
 export function projectDirName(cwd: string): string {
   if (!isAbsolute(cwd) || cwd.includes("\0")) {
@@ -38,7 +38,7 @@ export function ledgerPath(qwenHome: string, cwd: string, sessionId: string): st
   return join(chatsDir(qwenHome, cwd), `${sessionId}${LEDGER_SUFFIX}`);
 }
 
-/** The daemon's journal of acknowledged question answers (RESTORE-SPEC guarantee 5), beside the transcript. */
+/** The daemon's journal of acknowledged question answers (docs/restore.md "The guarantees"), beside the transcript. */
 export function answersPath(qwenHome: string, cwd: string, sessionId: string): string {
   assertValidSessionId(sessionId);
   return join(chatsDir(qwenHome, cwd), `${sessionId}${ANSWERS_SUFFIX}`);
