@@ -1,40 +1,29 @@
 // The child's extension methods (loadUpdates, sessionContinue), answered under qwen's name and the spec's
 // `_` name (agent.ts registers both). Both read a session without changing it.
 import { RequestError } from "@agentclientprotocol/sdk";
-import { isValidSessionId, type ToolCallDescription } from "@qwen-daemon/core";
+import { isValidSessionId } from "@qwen-daemon/core";
 import type { LoadUpdatesParams, SessionContinueParams } from "@qwen-daemon/core/protocol";
 import type { Logger } from "./logger.js";
 import { replayUpdates } from "./replay.js";
 import { continueDecision } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
-import type { AcpSession } from "./session.js";
 import { requireAbsolute } from "./session-listing.js";
+import type { AcpSessions } from "./sessions.js";
 
 export interface ExtensionHandlerDeps {
   runtime: AgentRuntime;
   log: Logger;
   /** Workspace for a loadUpdates that names none. */
   defaultCwd: string;
-  restoreSwitch: boolean;
-  /** A restore (question or approvals) would ask the session's trailing calls again: continue refuses. */
-  restorable(session: AcpSession): boolean;
-  /** The live session once any load of it in progress has settled (agent.ts). */
-  settledSession(sessionId: string): Promise<AcpSession | undefined>;
-  describe(cwd: string): (name: string, args: Record<string, unknown>) => ToolCallDescription;
+  sessions: AcpSessions;
 }
 
-export function extensionHandlers({
-  runtime,
-  log,
-  defaultCwd,
-  restoreSwitch,
-  restorable,
-  settledSession,
-  describe,
-}: ExtensionHandlerDeps) {
+export function extensionHandlers({ runtime, log, defaultCwd, sessions }: ExtensionHandlerDeps) {
+  const describe = (cwd: string) => sessions.describe(cwd);
+  const { question, approvals } = sessions.switches;
   // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
   const loadUpdates = async (params: LoadUpdatesParams) => {
-    const live = await settledSession(params.sessionId);
+    const live = await sessions.settled(params.sessionId);
     if (live) {
       const records = live.agent.records();
       return {
@@ -55,11 +44,12 @@ export function extensionHandlers({
   };
 
   const sessionContinue = async (params: SessionContinueParams) => {
-    const session = await settledSession(params.sessionId);
+    const session = await sessions.settled(params.sessionId);
     if (!session) throw RequestError.sessionNotFound(params.sessionId);
     const decision = continueDecision({
-      restoreSwitch,
-      restorable: () => restorable(session),
+      restoreSwitch: question || approvals,
+      // A restore (question or approvals) would ask the session's trailing calls again: continue refuses.
+      restorable: () => sessions.restorable(session),
       promptActive: session.promptActive,
       records: session.agent.records(),
     });
