@@ -1,7 +1,8 @@
 // Keeps one ACP child alive for the workspace: spawned on first use, initialized once, replaced on the
 // next use after it dies. Shutdown ends its whole process tree: SIGTERM, then SIGKILL after a grace.
+
+import { agentUnavailable } from "../errors/domain-errors.js";
 import type { Clock } from "../events/clock.js";
-import { agentUnavailable } from "../http/errors.js";
 import type { ChannelFactory } from "./channel.js";
 import { ChildConnection, type ChildDeath, type ChildHandlers } from "./child-connection.js";
 import { forwardStderr } from "./stderr-forwarder.js";

@@ -1,7 +1,6 @@
 // X-Qwen-Client-Id: which attached client is speaking. The daemon mints ids (`client_<uuid>`); a header
 // value is only a claim, checked against the session's registered clients by the caller. The syntax is the
 // contract's (protocol/ids.ts).
-import { randomUUID } from "node:crypto";
 import { isWellFormedClientId } from "@qwen-daemon/core/protocol";
 import { malformedClientId } from "./errors.js";
 
@@ -10,8 +9,4 @@ export function parseClientIdHeader(raw: string | undefined | null): string | un
   if (raw === undefined || raw === null || raw === "") return undefined;
   if (!isWellFormedClientId(raw)) throw malformedClientId();
   return raw;
-}
-
-export function mintClientId(): string {
-  return `client_${randomUUID()}`;
 }

@@ -1,4 +1,5 @@
-// The daemon's one HTTP error type. Domain code throws it (usually through a factory in errors.ts);
+// The HTTP edge's error type (factories in errors.ts); the domain raises DaemonErrors instead, which the
+// code table in error-statuses.ts turns into one of these.
 // `onError` (on-error.ts) is the single place that turns any thrown value into a response.
 
 export type ErrorBody = { error: string; code?: string } & Record<string, unknown>;

@@ -1,6 +1,6 @@
 // Loopback judged from names: used for the bind address (is a token mandatory?) and for the Host
-// header allowlist. Votes under the local-only policy use the socket address instead (loopback-address.ts).
-import { isLoopbackAddress } from "./loopback-address.js";
+// header allowlist. Votes under the local-only policy use the socket address instead (permission/loopback-address.ts).
+import { isLoopbackAddress } from "../permission/loopback-address.js";
 
 /** True for `localhost`, `*.localhost`, 127.0.0.0/8, `::1` (bracketed or not). */
 export function isLoopbackHostname(hostname: string): boolean {

@@ -7,11 +7,11 @@ export {
   VoteOutcome,
 } from "@qwen-daemon/core/protocol";
 export type { Clock } from "../events/clock.js";
-export { isLoopbackAddress } from "../http/loopback-address.js";
 export type { AuditEntry, AuditKind } from "./audit-log.js";
 export { DEFAULT_AUDIT_CAPACITY, PermissionAuditLog } from "./audit-log.js";
 export type { ConsensusProgress } from "./consensus.js";
 export { ConsensusTally, consensusQuorum } from "./consensus.js";
+export { isLoopbackAddress } from "./loopback-address.js";
 export type {
   PendingPermission,
   PermissionEmit,

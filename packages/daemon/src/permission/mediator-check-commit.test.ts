@@ -1,6 +1,7 @@
 // The vote split used to make answers durable before they are applied: checkVote judges without resolving,
 // commitVote applies (judging again), resolveFromJournal replays an answer given before a restart.
 import { describe, expect, it } from "vitest";
+import { wire } from "../testing/vote-wire.js";
 import { ConsensusTally } from "./consensus.js";
 import { makeMediator, peek, QUESTION_OPTIONS, req } from "./mediator-harness.js";
 
@@ -60,7 +61,7 @@ describe("checkVote", () => {
     mediator.request(question());
     expect(mediator.checkVote({ sessionId: "s1", requestId: "nope", outcome: submit })).toMatchObject({
       kind: "refused",
-      result: { status: 404, kind: "not_found" },
+      result: { kind: "not_found" },
     });
     expect(
       mediator.checkVote({
@@ -69,10 +70,13 @@ describe("checkVote", () => {
         clientId: "client_a",
         outcome: { outcome: "selected", optionId: "x" },
       }),
-    ).toMatchObject({ kind: "refused", result: { status: 400, kind: "invalid_option" } });
+    ).toMatchObject({ kind: "refused", result: { kind: "invalid_option" } });
     expect(
       mediator.checkVote({ sessionId: "s1", requestId: "r1", clientId: "client_b", outcome: submit }),
-    ).toMatchObject({ kind: "refused", result: { status: 403, body: { reason: "designated_mismatch" } } });
+    ).toMatchObject({
+      kind: "refused",
+      result: { kind: "forbidden", error: { body: { reason: "designated_mismatch" } } },
+    });
     expect(ofType("permission_forbidden")).toHaveLength(1);
     expect(mediator.hasPending("s1")).toBe(true);
   });
@@ -83,7 +87,7 @@ describe("checkVote", () => {
     mediator.vote({ sessionId: "s1", requestId: "r1", outcome: submit });
     expect(mediator.checkVote({ sessionId: "s1", requestId: "r1", outcome: submit })).toMatchObject({
       kind: "refused",
-      result: { status: 404, kind: "already_resolved" },
+      result: { kind: "already_resolved" },
     });
     expect(ofType("permission_already_resolved")).toHaveLength(1);
   });
@@ -96,7 +100,7 @@ describe("checkVote", () => {
     const vote = (clientId: string) => ({ sessionId: "s1", requestId: "r1", clientId, outcome: submit });
     expect(mediator.checkVote(vote("a"))).toEqual({ kind: "partial" });
     expect(ofType("permission_partial_vote")).toHaveLength(0);
-    expect(mediator.commitVote(vote("a"))).toMatchObject({ status: 200, kind: "recorded" });
+    expect(wire(mediator.commitVote(vote("a")))).toMatchObject({ status: 200, kind: "recorded" });
     expect(ofType("permission_partial_vote")).toHaveLength(1);
     // a's vote again would replace, not add: still not decisive.
     expect(mediator.checkVote(vote("a"))).toEqual({ kind: "partial" });
@@ -105,7 +109,7 @@ describe("checkVote", () => {
       decision: { voterClientId: "b" },
     });
     expect(await peek(decision)).toBe("pending");
-    expect(mediator.commitVote(vote("b"))).toMatchObject({ status: 200, kind: "resolved" });
+    expect(wire(mediator.commitVote(vote("b")))).toMatchObject({ status: 200, kind: "resolved" });
     expect(await decision).toMatchObject({ outcome: submit, voterClientId: "b" });
   });
 });
@@ -122,7 +126,7 @@ describe("commitVote", () => {
       answers: { "0": "Red" },
     };
     expect(mediator.checkVote(v).kind).toBe("decides");
-    expect(mediator.commitVote(v)).toEqual({ status: 200, kind: "resolved", body: {} });
+    expect(wire(mediator.commitVote(v))).toEqual({ status: 200, kind: "resolved", body: {} });
     expect(await decision).toEqual({
       outcome: { outcome: "selected", optionId: "proceed_once" },
       answers: { "0": "Red" },
@@ -137,7 +141,7 @@ describe("commitVote", () => {
     const v = { sessionId: "s1", requestId: "r1", outcome: submit };
     expect(mediator.checkVote(v).kind).toBe("decides");
     clock.advance(100);
-    expect(mediator.commitVote(v)).toMatchObject({ status: 404, kind: "already_resolved" });
+    expect(wire(mediator.commitVote(v))).toMatchObject({ status: 404, kind: "already_resolved" });
     expect(await decision).toEqual({ outcome: { outcome: "cancelled" }, reason: "timeout" });
   });
 });

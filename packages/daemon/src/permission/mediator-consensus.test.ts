@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { wire } from "../testing/vote-wire.js";
 import { ConsensusTally, consensusQuorum } from "./consensus.js";
 import { makeMediator, peek, req } from "./mediator-harness.js";
 
@@ -67,9 +68,9 @@ describe("consensusQuorum", () => {
 describe("consensus policy", () => {
   it("partial votes answer 200 and emit permission_partial_vote until the quorum wins", async () => {
     const { vote, decision, ofType } = consensus(five);
-    expect(vote("c1", "allow")).toEqual({ status: 200, kind: "recorded", body: {} });
-    expect(vote("c2", "deny")).toEqual({ status: 200, kind: "recorded", body: {} });
-    expect(vote("c3", "allow").kind).toBe("recorded");
+    expect(wire(vote("c1", "allow"))).toEqual({ status: 200, kind: "recorded", body: {} });
+    expect(wire(vote("c2", "deny"))).toEqual({ status: 200, kind: "recorded", body: {} });
+    expect(wire(vote("c3", "allow")).kind).toBe("recorded");
     expect(await peek(decision)).toBe("pending");
     expect(ofType("permission_partial_vote").map((e) => e.data)).toEqual([
       {
@@ -97,13 +98,13 @@ describe("consensus policy", () => {
         optionTallies: { allow: 2, deny: 1 },
       },
     ]);
-    expect(vote("c4", "allow")).toEqual({ status: 200, kind: "resolved", body: {} });
+    expect(wire(vote("c4", "allow"))).toEqual({ status: 200, kind: "resolved", body: {} });
     expect(await decision).toEqual({
       outcome: { outcome: "selected", optionId: "allow" },
       voterClientId: "c4",
     });
     expect(ofType("permission_resolved")).toHaveLength(1);
-    expect(vote("c5", "deny").kind).toBe("already_resolved");
+    expect(wire(vote("c5", "deny")).kind).toBe("already_resolved");
   });
 
   it("a split vote does not resolve; the option reaching quorum wins whichever order", async () => {
@@ -130,15 +131,15 @@ describe("consensus policy", () => {
 
   it("a re-vote replaces the client's earlier vote and never counts twice", async () => {
     const { vote, decision, ofType } = consensus(["c1", "c2", "c3"]);
-    expect(vote("c1", "allow").kind).toBe("recorded");
-    expect(vote("c1", "allow").kind).toBe("recorded"); // not a second vote for allow
-    expect(vote("c1", "deny").kind).toBe("recorded");
+    expect(wire(vote("c1", "allow")).kind).toBe("recorded");
+    expect(wire(vote("c1", "allow")).kind).toBe("recorded"); // not a second vote for allow
+    expect(wire(vote("c1", "deny")).kind).toBe("recorded");
     expect(ofType("permission_partial_vote").at(-1)?.data).toMatchObject({
       votesReceived: 1,
       optionTallies: { deny: 1 },
     });
     expect(await peek(decision)).toBe("pending");
-    expect(vote("c2", "deny").kind).toBe("resolved");
+    expect(wire(vote("c2", "deny")).kind).toBe("resolved");
     expect(await decision).toMatchObject({ outcome: { optionId: "deny" } });
   });
 
@@ -166,11 +167,11 @@ describe("consensus policy", () => {
         ...(clientId !== undefined ? { clientId } : {}),
         outcome: select("allow"),
       });
-    expect(vote("c4")).toMatchObject({
+    expect(wire(vote("c4"))).toMatchObject({
       status: 403,
       body: { code: "permission_forbidden", reason: "designated_mismatch" },
     });
-    expect(vote(undefined).status).toBe(403);
+    expect(wire(vote(undefined)).status).toBe(403);
     expect(harness.ofType("permission_forbidden").map((e) => e.data.clientId)).toEqual(["c4", undefined]);
     expect(harness.mediator.audit().find((e) => e.kind === "requested")?.electorate).toEqual([
       "c1",
@@ -178,7 +179,7 @@ describe("consensus policy", () => {
       "c3",
     ]);
     vote("c1");
-    expect(vote("c2").kind).toBe("resolved");
+    expect(wire(vote("c2")).kind).toBe("resolved");
     expect(await decision).toMatchObject({ outcome: { optionId: "allow" } });
   });
 
@@ -204,13 +205,13 @@ describe("consensus policy", () => {
 
   it("with nobody attached at request time it falls back to first-responder", async () => {
     const { vote, decision } = consensus([]);
-    expect(vote("late_client", "deny").kind).toBe("resolved");
+    expect(wire(vote("late_client", "deny")).kind).toBe("resolved");
     expect(await decision).toMatchObject({ outcome: { optionId: "deny" } });
   });
 
   it("an option not offered is 400 before any tally", () => {
     const { vote, ofType } = consensus(five);
-    expect(vote("c1", "bogus").status).toBe(400);
+    expect(wire(vote("c1", "bogus")).status).toBe(400);
     expect(ofType("permission_partial_vote")).toHaveLength(0);
   });
 });

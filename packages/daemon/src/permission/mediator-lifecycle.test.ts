@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { SessionEventBus } from "../events/event-bus.js";
 import { ManualClock } from "../events/manual-clock.js";
+import { wire } from "../testing/vote-wire.js";
 import { PermissionMediator } from "./mediator.js";
 import { makeMediator, peek, req } from "./mediator-harness.js";
 
@@ -22,7 +23,7 @@ describe("timeouts", () => {
       reason: "timeout",
     });
     expect(mediator.audit().map((e) => e.kind)).toEqual(["requested", "timeout", "resolved"]);
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") }).kind).toBe(
+    expect(wire(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") })).kind).toBe(
       "already_resolved",
     );
   });
@@ -131,7 +132,9 @@ describe("robustness", () => {
       clock: new ManualClock(),
       emit: (_s, type) => {
         if (type === "permission_resolved") {
-          results.push(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("deny") }).status);
+          results.push(
+            wire(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("deny") })).status,
+          );
         }
       },
     });

@@ -1,5 +1,6 @@
 // The mediator under the designated and local-only policies, and a request keeping the policy it began under.
 import { describe, expect, it } from "vitest";
+import { wire } from "../testing/vote-wire.js";
 import { makeMediator, peek, req } from "./mediator-harness.js";
 
 const select = (optionId: string) => ({ outcome: "selected" as const, optionId });
@@ -8,12 +9,14 @@ describe("designated", () => {
   it("only the prompt's originator may vote; others get 403 designated_mismatch", async () => {
     const { mediator, ofType } = makeMediator({ policy: "designated" });
     const decision = mediator.request(req({ originatorClientId: "client_a", promptId: "p9" }));
-    const refused = mediator.vote({
-      sessionId: "s1",
-      requestId: "r1",
-      clientId: "client_b",
-      outcome: select("allow"),
-    });
+    const refused = wire(
+      mediator.vote({
+        sessionId: "s1",
+        requestId: "r1",
+        clientId: "client_b",
+        outcome: select("allow"),
+      }),
+    );
     expect(refused).toEqual({
       status: 403,
       kind: "forbidden",
@@ -34,10 +37,12 @@ describe("designated", () => {
       },
     ]);
     // A vote with no client id is not the originator either.
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") }).status).toBe(403);
+    expect(wire(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") })).status).toBe(
+      403,
+    );
     expect(await peek(decision)).toBe("pending");
     expect(
-      mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: select("deny") })
+      wire(mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: select("deny") }))
         .status,
     ).toBe(200);
     expect(await decision).toMatchObject({ outcome: { outcome: "selected", optionId: "deny" } });
@@ -47,8 +52,9 @@ describe("designated", () => {
     const { mediator } = makeMediator({ policy: "designated" });
     const decision = mediator.request(req({ originatorClientId: undefined }));
     expect(
-      mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_z", outcome: select("allow") })
-        .status,
+      wire(
+        mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_z", outcome: select("allow") }),
+      ).status,
     ).toBe(200);
     expect(await decision).toMatchObject({ voterClientId: "client_z" });
   });
@@ -61,7 +67,8 @@ describe("local-only", () => {
       const { mediator } = makeMediator({ policy: "local-only" });
       const decision = mediator.request(req());
       expect(
-        mediator.vote({ sessionId: "s1", requestId: "r1", remoteAddress, outcome: select("allow") }).status,
+        wire(mediator.vote({ sessionId: "s1", requestId: "r1", remoteAddress, outcome: select("allow") }))
+          .status,
       ).toBe(200);
       expect(await decision).toMatchObject({ outcome: { outcome: "selected" } });
     },
@@ -72,13 +79,15 @@ describe("local-only", () => {
     (remoteAddress) => {
       const { mediator, ofType } = makeMediator({ policy: "local-only" });
       void mediator.request(req());
-      const result = mediator.vote({
-        sessionId: "s1",
-        requestId: "r1",
-        clientId: "client_a",
-        ...(remoteAddress !== undefined ? { remoteAddress } : {}),
-        outcome: select("allow"),
-      });
+      const result = wire(
+        mediator.vote({
+          sessionId: "s1",
+          requestId: "r1",
+          clientId: "client_a",
+          ...(remoteAddress !== undefined ? { remoteAddress } : {}),
+          outcome: select("allow"),
+        }),
+      );
       expect(result).toMatchObject({
         status: 403,
         body: { code: "permission_forbidden", reason: "remote_not_allowed" },
@@ -100,7 +109,8 @@ describe("policy captured per request", () => {
     const late = mediator.request(req({ requestId: "late" }));
     expect(mediator.pending("s1").map((p) => p.policy)).toEqual(["designated", "first-responder"]);
     const byB = (requestId: string) =>
-      mediator.vote({ sessionId: "s1", requestId, clientId: "client_b", outcome: select("allow") }).status;
+      wire(mediator.vote({ sessionId: "s1", requestId, clientId: "client_b", outcome: select("allow") }))
+        .status;
     expect(byB("early")).toBe(403);
     expect(byB("late")).toBe(200);
     expect(await late).toMatchObject({ voterClientId: "client_b" });

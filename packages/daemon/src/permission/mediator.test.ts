@@ -1,5 +1,6 @@
 // The mediator's core: registering requests, first-responder votes, votes that do not apply, cancel votes.
 import { describe, expect, it } from "vitest";
+import { wire } from "../testing/vote-wire.js";
 import { DuplicatePermissionRequestError } from "./mediator.js";
 import { makeMediator, QUESTION_OPTIONS, req } from "./mediator-harness.js";
 
@@ -72,13 +73,15 @@ describe("first-responder", () => {
   it("the first valid vote wins, with answers and voter", async () => {
     const { mediator, ofType } = makeMediator();
     const decision = mediator.request(req({ options: QUESTION_OPTIONS }));
-    const result = mediator.vote({
-      sessionId: "s1",
-      requestId: "r1",
-      clientId: "client_b",
-      outcome: select("proceed_once"),
-      answers: { "0": "blue" },
-    });
+    const result = wire(
+      mediator.vote({
+        sessionId: "s1",
+        requestId: "r1",
+        clientId: "client_b",
+        outcome: select("proceed_once"),
+        answers: { "0": "blue" },
+      }),
+    );
     expect(result).toEqual({ status: 200, kind: "resolved", body: {} });
     expect(await decision).toEqual({
       outcome: { outcome: "selected", optionId: "proceed_once" },
@@ -107,12 +110,14 @@ describe("first-responder", () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         Promise.resolve().then(() =>
-          mediator.vote({
-            sessionId: "s1",
-            requestId: "r1",
-            clientId: `client_${i}`,
-            outcome: select(i % 2 === 0 ? "allow" : "deny"),
-          }),
+          wire(
+            mediator.vote({
+              sessionId: "s1",
+              requestId: "r1",
+              clientId: `client_${i}`,
+              outcome: select(i % 2 === 0 ? "allow" : "deny"),
+            }),
+          ),
         ),
       ),
     );
@@ -136,12 +141,12 @@ describe("first-responder", () => {
 describe("votes that do not apply", () => {
   it("unknown request: 404 with the exact session-route and legacy bodies, no event", () => {
     const { mediator, events } = makeMediator();
-    expect(mediator.vote({ sessionId: "s1", requestId: "nope", outcome: select("allow") })).toEqual({
+    expect(wire(mediator.vote({ sessionId: "s1", requestId: "nope", outcome: select("allow") }))).toEqual({
       status: 404,
       kind: "not_found",
       body: { error: "No pending permission request for session", sessionId: "s1", requestId: "nope" },
     });
-    expect(mediator.vote({ requestId: "nope", outcome: select("allow") })).toEqual({
+    expect(wire(mediator.vote({ requestId: "nope", outcome: select("allow") }))).toEqual({
       status: 404,
       kind: "not_found",
       body: { error: "No pending permission request", requestId: "nope" },
@@ -152,7 +157,7 @@ describe("votes that do not apply", () => {
   it("a request of another session is 404 on the session route and stays pending", () => {
     const { mediator } = makeMediator();
     void mediator.request(req({ sessionId: "s1" }));
-    const result = mediator.vote({ sessionId: "s2", requestId: "r1", outcome: select("allow") });
+    const result = wire(mediator.vote({ sessionId: "s2", requestId: "r1", outcome: select("allow") }));
     expect(result.status).toBe(404);
     expect(result.body).toEqual({
       error: "No pending permission request for session",
@@ -161,14 +166,14 @@ describe("votes that do not apply", () => {
     });
     expect(mediator.hasPending("s1")).toBe(true);
     // Cancel votes bypass policies, not session scoping.
-    expect(mediator.vote({ sessionId: "s2", requestId: "r1", outcome: cancelled }).status).toBe(404);
+    expect(wire(mediator.vote({ sessionId: "s2", requestId: "r1", outcome: cancelled })).status).toBe(404);
     expect(mediator.hasPending("s1")).toBe(true);
   });
 
   it("the legacy route finds a request in any session", async () => {
     const { mediator } = makeMediator();
     const decision = mediator.request(req({ sessionId: "s7" }));
-    expect(mediator.vote({ requestId: "r1", outcome: select("deny") }).status).toBe(200);
+    expect(wire(mediator.vote({ requestId: "r1", outcome: select("deny") })).status).toBe(200);
     expect(await decision).toMatchObject({ outcome: { outcome: "selected", optionId: "deny" } });
   });
 
@@ -176,13 +181,13 @@ describe("votes that do not apply", () => {
     const { mediator, ofType } = makeMediator();
     void mediator.request(req({ promptId: "p1" }));
     mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("allow") });
-    const again = mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("deny") });
+    const again = wire(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("deny") }));
     expect(again).toEqual({
       status: 404,
       kind: "already_resolved",
       body: { error: "No pending permission request for session", sessionId: "s1", requestId: "r1" },
     });
-    const legacy = mediator.vote({ requestId: "r1", outcome: select("deny") });
+    const legacy = wire(mediator.vote({ requestId: "r1", outcome: select("deny") }));
     expect(legacy.body).toEqual({ error: "No pending permission request", requestId: "r1" });
     expect(ofType("permission_already_resolved")).toEqual([
       {
@@ -194,7 +199,7 @@ describe("votes that do not apply", () => {
       expect.objectContaining({ sessionId: "s1", type: "permission_already_resolved" }),
     ]);
     // A resolved request of another session is not announced there.
-    expect(mediator.vote({ sessionId: "s2", requestId: "r1", outcome: select("allow") }).kind).toBe(
+    expect(wire(mediator.vote({ sessionId: "s2", requestId: "r1", outcome: select("allow") })).kind).toBe(
       "not_found",
     );
     expect(ofType("permission_already_resolved")).toHaveLength(2);
@@ -215,7 +220,9 @@ describe("votes that do not apply", () => {
   it("an option that was not offered is 400 invalid_option_id and changes nothing", () => {
     const { mediator, events } = makeMediator();
     void mediator.request(req());
-    const result = mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("proceed_always") });
+    const result = wire(
+      mediator.vote({ sessionId: "s1", requestId: "r1", outcome: select("proceed_always") }),
+    );
     expect(result).toEqual({
       status: 400,
       kind: "invalid_option",
@@ -236,7 +243,7 @@ describe("cancel votes", () => {
     const { mediator, ofType } = makeMediator();
     const decision = mediator.request(req());
     expect(
-      mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: cancelled }),
+      wire(mediator.vote({ sessionId: "s1", requestId: "r1", clientId: "client_a", outcome: cancelled })),
     ).toEqual({
       status: 200,
       kind: "resolved",
@@ -263,9 +270,9 @@ describe("cancel votes", () => {
   ] as const)("bypass the %s policy", async (policy, voter) => {
     const { mediator } = makeMediator({ policy });
     const decision = mediator.request(req({ attachedClientIds: ["client_a", "client_b", "client_c"] }));
-    expect(mediator.vote({ sessionId: "s1", requestId: "r1", ...voter, outcome: cancelled }).status).toBe(
-      200,
-    );
+    expect(
+      wire(mediator.vote({ sessionId: "s1", requestId: "r1", ...voter, outcome: cancelled })).status,
+    ).toBe(200);
     expect(await decision).toMatchObject({ outcome: { outcome: "cancelled" }, reason: "user" });
   });
 });

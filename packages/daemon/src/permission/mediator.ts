@@ -147,9 +147,9 @@ export class PermissionMediator {
   }
 
   /**
-   * Applies one vote. Order of judgement: unknown / other session / already resolved (404) →
-   * cancel (bypasses every policy, reason `user`) → option not offered (400) → policy (403) →
-   * accepted (200, possibly only a partial consensus vote).
+   * Applies one vote. Order of judgement: unknown / other session / already resolved (not pending) →
+   * cancel (bypasses every policy, reason `user`) → option not offered → policy (forbidden) →
+   * accepted (possibly only a partial consensus vote).
    */
   vote(v: PermissionVote): VoteResult {
     return this.commitVote(v);
@@ -183,7 +183,7 @@ export class PermissionMediator {
         this.#record(entry, "voted", { ...voterFields(v), optionId, reason: "partial" });
         const { data, extra } = partialVoteEvent(entry, progress);
         this.#safeEmit(entry.sessionId, DaemonEventType.permissionPartialVote, data, extra);
-        return { status: 200, kind: "recorded", body: {} };
+        return { kind: "recorded" };
       }
       // (wouldDecide and cast count alike, so this only runs if they ever disagree: the quorum wins.)
     }
@@ -196,7 +196,7 @@ export class PermissionMediator {
     });
     // A deciding consensus vote is not cast into the tally: the request is settled and the tally dropped.
     this.#settle(entry, decision);
-    return { status: 200, kind: "resolved", body: {} };
+    return { kind: "resolved" };
   }
 
   /**

@@ -7,8 +7,8 @@
 // Imports stay light (no zod): the cli's fast path reads this table through option-specs.ts before the socket
 // is bound. To add a policy: one entry here; the mediator, the options and the cli follow.
 import type { ForbiddenReason } from "@qwen-daemon/core/protocol";
-import { isLoopbackAddress } from "../http/loopback-address.js";
 import { ConsensusTally } from "./consensus.js";
+import { isLoopbackAddress } from "./loopback-address.js";
 import type { PermissionVote } from "./vote.js";
 
 /** What a rule sees of a waiting request: who caused it, and the tally of a counting policy. */

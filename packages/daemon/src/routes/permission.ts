@@ -5,6 +5,7 @@ import { HttpRoutes, PermissionVoteBody } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
 import { invalidBody } from "../http/errors.js";
 import { socketRemoteAddress } from "../http/remote-address.js";
+import type { VoteResult } from "../permission/mediator.js";
 import { voteDurably } from "../sessions/durable-vote.js";
 import type { Sessions } from "../sessions/sessions.js";
 import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
@@ -36,6 +37,12 @@ function voteFields(vote: PermissionVoteBody) {
   return { outcome: vote.outcome, ...(vote.answers !== undefined ? { answers: vote.answers } : {}) };
 }
 
+/** `200 {}` for a vote taken (resolved, or recorded under consensus); a refusal is thrown for onError. */
+function answer(c: Context, result: VoteResult): Response {
+  if ("error" in result) throw result.error;
+  return c.json({}, 200);
+}
+
 export function permissionRoutes(sessions: Sessions): Hono {
   return new Hono()
     .post(HttpRoutes.vote.path, async (c) => {
@@ -43,13 +50,14 @@ export function permissionRoutes(sessions: Sessions): Hono {
       const clientId = clientIdOf(c);
       sessions.require(sessionId).assertClient(clientId);
       const vote = await parseVote(c);
-      const result = await voteDurably(sessions, { sessionId, ...voter(c, clientId), ...voteFields(vote) });
-      return c.json(result.body, result.status);
+      return answer(
+        c,
+        await voteDurably(sessions, { sessionId, ...voter(c, clientId), ...voteFields(vote) }),
+      );
     })
     .post(HttpRoutes.legacyVote.path, async (c) => {
       const clientId = clientIdOf(c);
       const vote = await parseVote(c);
-      const result = await voteDurably(sessions, { ...voter(c, clientId), ...voteFields(vote) });
-      return c.json(result.body, result.status);
+      return answer(c, await voteDurably(sessions, { ...voter(c, clientId), ...voteFields(vote) }));
     });
 }

@@ -2,7 +2,7 @@
 // PromptContentBlock); the messages name the first thing wrong, so a client can fix its request.
 import { PROMPT_BLOCK_TYPES, PromptContentBlock } from "@qwen-daemon/core/protocol";
 import type { z } from "zod";
-import { clipEcho } from "../http/echo.js";
+import { clipEcho } from "../errors/echo.js";
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(PROMPT_BLOCK_TYPES);
 

@@ -2,7 +2,8 @@
 // contract here (in the order the reference daemon reports them: session id, workspace, then the rest).
 import { CreateSessionBody, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
-import { invalidSessionId, invalidSessionScope } from "../http/errors.js";
+import { invalidSessionId } from "../errors/domain-errors.js";
+import { invalidSessionScope } from "../http/errors.js";
 import type { JsonObject } from "../http/json-body.js";
 import { createSession } from "../sessions/session-create.js";
 import { assertSessionId, resolveWorkspace } from "../sessions/session-lookup.js";

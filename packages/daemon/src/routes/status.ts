@@ -5,7 +5,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
-import { cwdNotAbsolute, invalidPageQuery, workspaceMismatch } from "../http/errors.js";
+import { cwdNotAbsolute, workspaceMismatch } from "../errors/domain-errors.js";
+import { invalidPageQuery } from "../http/errors.js";
 import { assertSessionId } from "../sessions/session-lookup.js";
 import type { Sessions } from "../sessions/sessions.js";
 import { summarizeLiveSession } from "../status/live-summary.js";

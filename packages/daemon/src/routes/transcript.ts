@@ -1,8 +1,9 @@
 // GET /session/:id/transcript?limit=N: the persisted history as session_update events.
 import { HttpRoutes, type TranscriptResponse } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
+import { sessionNotFound } from "../errors/domain-errors.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
-import { invalidTranscriptLimit, sessionNotFound } from "../http/errors.js";
+import { invalidTranscriptLimit } from "../http/errors.js";
 import { assertSessionId } from "../sessions/session-lookup.js";
 import type { Sessions } from "../sessions/sessions.js";
 import { transcriptEvents } from "../status/transcript-events.js";

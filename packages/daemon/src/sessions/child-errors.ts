@@ -1,9 +1,9 @@
-// What a failed child request means for the HTTP caller or for a turn. JSON-RPC errors from the child
+// What a failed child request means for the caller (an error with a code) or for a turn. JSON-RPC errors from the child
 // are duck-typed ({code: number, message}) so any ACP implementation's errors map the same way.
 import { ChildGoneError } from "../bridge/child-connection.js";
-import { clipEcho } from "../http/echo.js";
-import { agentError, agentUnavailable, invalidBody, sessionNotFound } from "../http/errors.js";
-import type { HttpError } from "../http/http-error.js";
+import type { DaemonError } from "../errors/daemon-error.js";
+import { agentError, agentUnavailable, invalidRequest, sessionNotFound } from "../errors/domain-errors.js";
+import { clipEcho } from "../errors/echo.js";
 import type { TurnOutcome } from "./prompt-queue.js";
 
 /** JSON-RPC "resource not found" (ACP uses it for unknown sessions). */
@@ -35,8 +35,8 @@ export function childErrorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The HTTP error for a child request that failed while serving a route about `sessionId`. */
-export function httpErrorFromChild(error: unknown, sessionId?: string): HttpError {
+/** The error for a child request that failed while serving a request about `sessionId`. */
+export function errorFromChild(error: unknown, sessionId?: string): DaemonError {
   if (error instanceof ChildGoneError) return agentUnavailable(error.message);
   const rpc = asRpcError(error);
   const message = childErrorMessage(error);
@@ -44,7 +44,7 @@ export function httpErrorFromChild(error: unknown, sessionId?: string): HttpErro
     if (rpc.code === RESOURCE_NOT_FOUND || /not found/i.test(message)) return sessionNotFound(sessionId);
   }
   // The agent's word on the request's parameters is for the client, but it may quote them: kept short.
-  if (rpc?.code === INVALID_PARAMS) return invalidBody(clipEcho(message, 300));
+  if (rpc?.code === INVALID_PARAMS) return invalidRequest(clipEcho(message, 300));
   return agentError(message);
 }
 

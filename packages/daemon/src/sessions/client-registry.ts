@@ -3,7 +3,13 @@
 // The registry stays bounded: past `maxClients` the client seen least recently is dropped, and `expire`
 // drops clients not seen for a while (the idle reaper calls it). A client counts as seen when it attaches,
 // heartbeats or is named on any request, and is never dropped while it listens on an event stream.
-import { mintClientId } from "../http/client-id.js";
+
+import { randomUUID } from "node:crypto";
+
+/** A fresh client id (`client_<uuid>`); the header syntax it must fit is the contract's (protocol/ids.ts). */
+export function mintClientId(): string {
+  return `client_${randomUUID()}`;
+}
 
 type ClientEntry = { refs: number; lastSeenAt: number; streams: number };
 

@@ -2,8 +2,8 @@
 // tracked prompt. It waits for an open of the session in flight, so the child decides on the reopened history.
 import type { ContinueResponse } from "@qwen-daemon/core/protocol";
 import { CONTINUE_LAST_TURN_META_KEY, PROMPT_ID_META_KEY } from "@qwen-daemon/core/protocol";
-import { sessionNotFound } from "../http/errors.js";
-import { httpErrorFromChild, isMethodNotFound } from "./child-errors.js";
+import { sessionNotFound } from "../errors/domain-errors.js";
+import { errorFromChild, isMethodNotFound } from "./child-errors.js";
 import { isIdle } from "./session-state.js";
 import type { Sessions } from "./sessions.js";
 
@@ -34,7 +34,7 @@ export async function continueLastTurn(
     decision = await session.child.continueLastTurn(sessionId);
   } catch (error) {
     if (isMethodNotFound(error)) return refuse("none");
-    throw httpErrorFromChild(error, sessionId);
+    throw errorFromChild(error, sessionId);
   }
   const interruption = typeof decision.interruption === "string" ? decision.interruption : "none";
   if (decision.accepted !== true || session.state !== "live" || !isIdle(session.activity)) {

@@ -9,13 +9,13 @@
 // without it they are applied as before, without a journal line.
 
 import { answerEntryFor, withdrawalOf } from "../answers/journaled-answer.js";
-import { answerNotSaved } from "../http/errors.js";
+import { answerNotSaved } from "../errors/domain-errors.js";
 import type { PermissionVote, VoteResult } from "../permission/mediator.js";
 import type { Sessions } from "./sessions.js";
 
 /**
  * Resolves once the vote is applied; one that answers a question only once the answer is journaled. Rejects
- * with a 500 HttpError when the journal cannot be written (the question stays waiting).
+ * with `answer_journal_failed` when the journal cannot be written (the question stays waiting).
  */
 export function voteDurably(sessions: Sessions, vote: PermissionVote): Promise<VoteResult> {
   const { mediator, registry, options } = sessions;

@@ -6,13 +6,13 @@
 
 import { REQUESTED_SESSION_ID_META_KEY } from "@qwen-daemon/core/protocol";
 import type { ChildConnection } from "../bridge/child-connection.js";
-import { httpErrorFromChild } from "./child-errors.js";
+import { errorFromChild } from "./child-errors.js";
 import type { SessionsOptions } from "./sessions-options.js";
 
 /**
  * True when the prompt journal holds a prompt of `sessionId` and the agent created the session again under
  * that id; false when the journal does not know the session (the caller's 404 stands). Throws the agent's
- * refusal as an HttpError.
+ * refusal as a DaemonError.
  */
 export async function recreateJournaledSession(
   options: Pick<SessionsOptions, "promptJournal" | "log">,
@@ -32,7 +32,7 @@ export async function recreateJournaledSession(
   try {
     created = await child.newSession(cwd, { [REQUESTED_SESSION_ID_META_KEY]: sessionId });
   } catch (error) {
-    throw httpErrorFromChild(error, sessionId);
+    throw errorFromChild(error, sessionId);
   }
   if (created.sessionId !== sessionId) {
     // The agent made another session instead; it is of no use here, and closing it is the agent's business.

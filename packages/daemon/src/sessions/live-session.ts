@@ -15,9 +15,9 @@ import {
   stripDaemonMeta,
 } from "@qwen-daemon/core/protocol";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
+import { sessionNotFound, unregisteredClientId } from "../errors/domain-errors.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
-import { sessionNotFound, unregisteredClientId } from "../http/errors.js";
 import type { PermissionMediator } from "../permission/mediator.js";
 import type { PersistedSession } from "../persisted/session-store.js";
 import { tellChildClosed } from "./child-close.js";

@@ -3,8 +3,8 @@
 // from disk closes what a crash left open by the agent's ledger, reporting the never-started ones as
 // promptTerminals. The journal is compacted as it goes, so it holds what is open plus a bounded report tail.
 import type { LedgerEntry } from "@qwen-daemon/core";
+import { promptNotSaved } from "../errors/domain-errors.js";
 import type { Clock } from "../events/clock.js";
-import { promptNotSaved } from "../http/errors.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import {
   closingsAtLoad,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DaemonError } from "../errors/daemon-error.js";
 import { ManualClock } from "../events/manual-clock.js";
-import { HttpError } from "../http/http-error.js";
 import { DISPATCH_FAILED_CODE, PromptQueue, type QueuedPrompt, type TurnOutcome } from "./prompt-queue.js";
 
 function harness(maxPending = 3) {
@@ -62,16 +62,15 @@ describe("PromptQueue", () => {
     expect(h.queue.pendingCount).toBe(0);
   });
 
-  it("counts the running prompt against the bound and throws 503 beyond it", () => {
+  it("counts the running prompt against the bound and throws prompt_queue_full beyond it", () => {
     const h = harness(2);
     h.admit("a");
     h.admit("b");
-    expect(() => h.admit("c")).toThrow(HttpError);
+    expect(() => h.admit("c")).toThrow(DaemonError);
     try {
       h.admit("c");
     } catch (error) {
-      expect((error as HttpError).status).toBe(503);
-      expect((error as HttpError).headers["Retry-After"]).toBe("5");
+      expect((error as DaemonError).code).toBe("prompt_queue_full");
     }
   });
 

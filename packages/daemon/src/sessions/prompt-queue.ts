@@ -6,9 +6,9 @@
 
 import type { Meta } from "@qwen-daemon/core/protocol";
 import { type ContentBlock, type DaemonEventData, DaemonEventType } from "@qwen-daemon/core/protocol";
+import { promptQueueFull } from "../errors/domain-errors.js";
 import type { Clock, TimerHandle } from "../events/clock.js";
 import type { DaemonEventExtra } from "../events/daemon-event.js";
-import { promptQueueFull } from "../http/errors.js";
 
 export type PromptKind = "user" | "restore" | "continue";
 

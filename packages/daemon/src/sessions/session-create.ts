@@ -6,8 +6,8 @@ import {
   REQUESTED_SESSION_ID_META_KEY,
   type SessionScope,
 } from "@qwen-daemon/core/protocol";
-import { sessionIdConflict } from "../http/errors.js";
-import { httpErrorFromChild } from "./child-errors.js";
+import { sessionIdConflict } from "../errors/domain-errors.js";
+import { errorFromChild } from "./child-errors.js";
 import type { LiveSession } from "./live-session.js";
 import type { Sessions } from "./sessions.js";
 
@@ -59,7 +59,7 @@ async function startSession(
         requestedId !== undefined ? { [REQUESTED_SESSION_ID_META_KEY]: requestedId } : undefined,
       );
     } catch (error) {
-      throw httpErrorFromChild(error);
+      throw errorFromChild(error);
     }
     if (requestedId !== undefined && response.sessionId !== requestedId) {
       sessions.options.log(

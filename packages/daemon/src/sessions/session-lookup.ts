@@ -3,7 +3,7 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isValidSessionId } from "@qwen-daemon/core";
-import { cwdNotAbsolute, invalidSessionId, workspaceMismatch } from "../http/errors.js";
+import { cwdNotAbsolute, invalidSessionId, workspaceMismatch } from "../errors/domain-errors.js";
 
 /** Validates the id's syntax (before any lookup touches disk); throws 400 `invalid_session_id`. */
 export function assertSessionId(sessionId: string): void {

@@ -15,7 +15,7 @@ import type { PersistedSession } from "../persisted/session-store.js";
 import { promptTerminalsOf } from "../prompts/prompt-terminals.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
 import { journaledAnswersMeta } from "./answers-for-load.js";
-import { httpErrorFromChild } from "./child-errors.js";
+import { errorFromChild } from "./child-errors.js";
 import { recreateJournaledSession } from "./journaled-session.js";
 import type { LiveSession } from "./live-session.js";
 import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journaling.js";
@@ -207,9 +207,9 @@ async function openFromChild(
           ? await child.loadSession(sessionId, cwd, meta)
           : await child.resumeSession(sessionId, cwd, meta);
     } catch (error) {
-      const refused = httpErrorFromChild(error, sessionId);
+      const refused = errorFromChild(error, sessionId);
       if (
-        refused.status !== 404 ||
+        refused.code !== "session_not_found" ||
         !(await recreateJournaledSession(sessions.options, child, cwd, sessionId))
       )
         throw refused;
@@ -223,8 +223,7 @@ async function openFromChild(
       readPersistedSession(sessions, cwd, sessionId),
       readPromptTerminals(sessions, cwd, sessionId, origin),
     ]);
-    if (session.state !== "opening")
-      throw httpErrorFromChild(new Error("the agent process ended"), sessionId);
+    if (session.state !== "opening") throw errorFromChild(new Error("the agent process ended"), sessionId);
     session.opened({ persisted, replay: action === "load" });
     sessions.registry.promote(session);
     release();

@@ -1,7 +1,7 @@
 // Which sessions the daemon routes to: live ones by id, ones being opened (their child is replaying), and
 // admission slots. A slot is reserved before the child is asked for a session, so concurrent creates
 // cannot overshoot `--max-sessions`.
-import { sessionLimitExceeded } from "../http/errors.js";
+import { sessionLimitExceeded } from "../errors/domain-errors.js";
 import type { LiveSession } from "./live-session.js";
 
 export class SessionRegistry {

@@ -9,7 +9,7 @@ import { JournalHealth } from "../answers/journal-health.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
-import { sessionNotFound } from "../http/errors.js";
+import { sessionNotFound } from "../errors/domain-errors.js";
 import { PermissionMediator } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
