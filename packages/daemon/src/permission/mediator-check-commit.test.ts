@@ -1,13 +1,14 @@
 // The vote split used to make answers durable before they are applied: checkVote judges without resolving,
-// commitVote applies (judging again), resolveFromJournal replays an answer given before a restart.
+// commitVote applies (judging again), answerFromJournal replays an answer given before a restart.
 import { describe, expect, it } from "vitest";
 import { wire } from "../testing/vote-wire.js";
 import { ConsensusTally } from "./consensus.js";
 import { makeMediator, peek, QUESTION_OPTIONS, req } from "./mediator-harness.js";
 
 const submit = { outcome: "selected" as const, optionId: "proceed_once" };
-const question = () =>
+const question = (requestId = "r1") =>
   req({
+    requestId,
     toolCall: { toolCallId: "call-q", _meta: { qwenInteractionKind: "user_question" } },
     options: QUESTION_OPTIONS,
   });
@@ -146,13 +147,18 @@ describe("commitVote", () => {
   });
 });
 
-describe("resolveFromJournal", () => {
-  it("settles a pending request with the journaled decision, ignoring policy, marked as replayed", async () => {
-    const { mediator, ofType } = makeMediator({ policy: "local-only" });
-    const decision = mediator.request(question());
+describe("answerFromJournal", () => {
+  it("resolves at once with the journaled decision, ignoring policy, never shown as pending", async () => {
+    const { mediator, events, ofType } = makeMediator({ policy: "local-only" });
     const replayed = { outcome: submit, answers: { "0": "Blue" } };
-    expect(mediator.resolveFromJournal("s1", "r1", replayed)).toBe(true);
+    const decision = mediator.answerFromJournal(question(), replayed);
+    // Nothing a client reads ever held it: no permission_request, no pending entry, no snapshot event.
+    expect(ofType("permission_request")).toEqual([]);
+    expect(mediator.pending("s1")).toEqual([]);
+    expect(mediator.pendingRequestEvents("s1")).toEqual([]);
+    expect(mediator.hasPending("s1")).toBe(false);
     expect(await decision).toEqual(replayed);
+    expect(events.map((e) => e.type)).toEqual(["permission_resolved"]);
     expect(ofType("permission_resolved").map((e) => e.data)).toEqual([
       {
         requestId: "r1",
@@ -162,25 +168,27 @@ describe("resolveFromJournal", () => {
         source: "answer_journal",
       },
     ]);
+    expect(mediator.audit().map((a) => a.kind)).toEqual(["requested", "resolved"]);
     expect(mediator.audit().at(-1)).toMatchObject({ kind: "resolved", source: "answer_journal" });
     expect(mediator.vote({ sessionId: "s1", requestId: "r1", outcome: submit }).kind).toBe(
       "already_resolved",
     );
   });
 
-  it("replays a user cancel with its reason, and is false for a request that is not pending", async () => {
-    const { mediator, ofType } = makeMediator();
-    const decision = mediator.request(question());
-    expect(
-      mediator.resolveFromJournal("s1", "r1", { outcome: { outcome: "cancelled" }, reason: "user" }),
-    ).toBe(true);
-    expect(await decision).toEqual({ outcome: { outcome: "cancelled" }, reason: "user" });
+  it("replays a user cancel with its reason; after dispose it settles as session_closed, unrecorded", async () => {
+    const { mediator, ofType } = makeMediator({ timeoutMs: 100 });
+    const cancel = { outcome: { outcome: "cancelled" as const }, reason: "user" as const };
+    expect(await mediator.answerFromJournal(question(), cancel)).toEqual(cancel);
     expect(ofType("permission_resolved")[0]?.data).toMatchObject({
       reason: "user",
       source: "answer_journal",
     });
-    expect(mediator.resolveFromJournal("s1", "r1", { outcome: submit })).toBe(false);
-    expect(mediator.resolveFromJournal("s2", "r1", { outcome: submit })).toBe(false);
+    mediator.dispose();
+    expect(await mediator.answerFromJournal(question("r2"), { outcome: submit })).toEqual({
+      outcome: { outcome: "cancelled" },
+      reason: "session_closed",
+    });
+    expect(ofType("permission_resolved")).toHaveLength(1);
   });
 });
 

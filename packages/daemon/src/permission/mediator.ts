@@ -59,6 +59,12 @@ export type { PermissionVote, VoteCheck, VoteResult } from "./vote-result.js";
  * request in flight. The promise returned by `request` never rejects: every way a request
  * can end (vote, cancel, timeout, session close) is a {@link PermissionDecision}.
  */
+/** How a request made after `dispose` settles (a fresh object each time: callers own what they get). */
+const sessionClosed = (): PermissionDecision => ({
+  outcome: { outcome: "cancelled" },
+  reason: "session_closed",
+});
+
 export class PermissionMediator {
   #policy: PermissionPolicy;
   readonly consensusQuorum: number | undefined;
@@ -107,8 +113,31 @@ export class PermissionMediator {
    * Throws DuplicatePermissionRequestError if the same id is already pending on the session.
    */
   request(req: PermissionRequest): Promise<PermissionDecision> {
-    if (this.#disposed)
-      return Promise.resolve({ outcome: { outcome: "cancelled" }, reason: "session_closed" });
+    if (this.#disposed) return Promise.resolve(sessionClosed());
+    const { entry, decision } = this.#register(req);
+    this.#safeEmit(entry.sessionId, DaemonEventType.permissionRequest, permissionRequestData(entry), {
+      ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
+      ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
+    });
+    return decision;
+  }
+
+  /**
+   * A request that an answer a user gave before a restart (the daemon's answer journal) already answers:
+   * registered and resolved in one synchronous step, so no client ever sees it waiting: no
+   * `permission_request`, nothing in `pending()` or in a subscriber's snapshot. No policy applies (that vote
+   * already passed it). Emits the usual `permission_resolved`, marked `source: "answer_journal"`, and the audit
+   * keeps both steps; a vote on its id is "already resolved".
+   */
+  answerFromJournal(req: PermissionRequest, journaled: PermissionDecision): Promise<PermissionDecision> {
+    if (this.#disposed) return Promise.resolve(sessionClosed());
+    const { entry, decision } = this.#register(req);
+    this.#settle(entry, journaled, ANSWER_JOURNAL_SOURCE);
+    return decision;
+  }
+
+  /** Adds the request to its session's pending map (audited, timer armed) without telling anyone. */
+  #register(req: PermissionRequest): { entry: PendingEntry; decision: Promise<PermissionDecision> } {
     const session = this.#sessionMap(req.sessionId);
     if (session.has(req.requestId)) throw new DuplicatePermissionRequestError(req.sessionId, req.requestId);
 
@@ -139,11 +168,7 @@ export class PermissionMediator {
     if (this.timeoutMs > 0) {
       entry.timer = this.#clock.setTimeout(() => this.#timeout(entry), this.timeoutMs);
     }
-    this.#safeEmit(entry.sessionId, DaemonEventType.permissionRequest, permissionRequestData(entry), {
-      ...(entry.promptId !== undefined ? { promptId: entry.promptId } : {}),
-      ...(entry.originatorClientId !== undefined ? { originatorClientId: entry.originatorClientId } : {}),
-    });
-    return decision;
+    return { entry, decision };
   }
 
   /**
@@ -197,18 +222,6 @@ export class PermissionMediator {
     // A deciding consensus vote is not cast into the tally: the request is settled and the tally dropped.
     this.#settle(entry, decision);
     return { kind: "resolved" };
-  }
-
-  /**
-   * Resolves a pending request with an answer a user gave before a restart (the daemon's answer journal)
-   * instead of waiting for a vote: no policy applies, that vote already passed it. Emits the usual
-   * `permission_resolved`, marked `source: "answer_journal"`. False when the request is not pending.
-   */
-  resolveFromJournal(sessionId: string, requestId: string, decision: PermissionDecision): boolean {
-    const entry = this.#pending.get(sessionId)?.get(requestId);
-    if (entry === undefined) return false;
-    this.#settle(entry, decision, ANSWER_JOURNAL_SOURCE);
-    return true;
   }
 
   /** Resolves every pending request of the session as cancelled; returns how many. */

@@ -12,14 +12,13 @@ import {
   type QuestionRequest,
   transcriptHoldsCall,
 } from "../answers/journaled-answer.js";
-import type { PermissionMediator } from "../permission/mediator.js";
+import type { PermissionDecision } from "../permission/vote.js";
 import type { SessionStore } from "../persisted/session-store.js";
 
 export type AnswerReplayDeps = {
   journal: AnswerJournal;
   /** Transcripts, to tell a journaled answer for this call from one for an earlier call with the same id. */
   store: SessionStore;
-  mediator: PermissionMediator;
   log: (line: string) => void;
   /** Where damaged journal lines are counted (for `/daemon/status`). */
   health: JournalHealth;
@@ -29,19 +28,19 @@ export type AnswerReplayDeps = {
 export const TRANSCRIPT_TAIL_RECORDS = 200;
 
 /**
- * Resolves the pending `request` (already registered with the mediator, so clients saw it) from the journal
- * when a journaled answer applies. Never throws: any failure leaves the question waiting for a human, which is
- * what would have happened without a journal. True when it resolved the request.
+ * The decision a journaled answer gives the re-hung `request` (not yet shown to anyone), or undefined when
+ * none applies. Never throws: any failure leaves the question to be asked of a human, which is what would
+ * have happened without a journal.
  */
-export async function replayJournaledAnswer(
+export async function journaledDecisionFor(
   deps: AnswerReplayDeps,
   request: QuestionRequest,
   cwd: string,
   scope: JournalScope = { approvals: false },
-): Promise<boolean> {
-  const { sessionId, requestId, toolCall } = request;
+): Promise<PermissionDecision | undefined> {
+  const { sessionId, toolCall } = request;
   const toolCallId = journaledCallId(toolCall, scope);
-  if (toolCallId === undefined) return false;
+  if (toolCallId === undefined) return undefined;
   let lookup: ReturnType<typeof findJournaledAnswer>;
   try {
     const read = await deps.journal.read(cwd, sessionId);
@@ -52,7 +51,7 @@ export async function replayJournaledAnswer(
       );
     }
     const { entries } = read;
-    if (!entries.some((e) => e.type === "answer" && e.toolCallId === toolCallId)) return false;
+    if (!entries.some((e) => e.type === "answer" && e.toolCallId === toolCallId)) return undefined;
     let transcript = await deps.store.readRecords(cwd, sessionId, TRANSCRIPT_TAIL_RECORDS);
     if (transcript?.length === TRANSCRIPT_TAIL_RECORDS && !transcriptHoldsCall(transcript, toolCallId)) {
       transcript = await deps.store.readRecords(cwd, sessionId);
@@ -65,19 +64,15 @@ export async function replayJournaledAnswer(
     });
   } catch (error) {
     deps.log(
-      `qwen serve: answer journal of ${sessionId} could not be checked for ${toolCallId}; the question waits: ${String(error)}`,
+      `qwen serve: answer journal of ${sessionId} could not be checked for ${toolCallId}; the question is asked: ${String(error)}`,
     );
-    return false;
+    return undefined;
   }
   if (lookup.answer === undefined) {
     deps.log(
-      `qwen serve: journaled answer for ${toolCallId} on ${sessionId} not applied (${lookup.reason}); the question waits`,
+      `qwen serve: journaled answer for ${toolCallId} on ${sessionId} not applied (${lookup.reason}); the question is asked`,
     );
-    return false;
+    return undefined;
   }
-  const applied = deps.mediator.resolveFromJournal(sessionId, requestId, decisionOf(lookup.answer));
-  if (applied) {
-    deps.log(`qwen serve: re-hung question ${toolCallId} on ${sessionId} answered from the answer journal`);
-  }
-  return applied;
+  return decisionOf(lookup.answer);
 }

@@ -1,7 +1,8 @@
 // What the child sends on its own, routed to its session: session/update notifications (collected as the
 // load replay while a session is opening, published on the bus otherwise) and permission requests
-// (registered with the mediator under a fresh requestId; its decision is the ACP answer). A question the
-// child re-hangs in a restore prompt may be answered at once from the answer journal (guarantee 5).
+// (registered with the mediator under a fresh requestId; its decision is the ACP answer). A question (or
+// approval) the child re-hangs in a restore prompt may already be answered by the answer journal: it is then
+// resolved before any client sees it (docs/restore.md "The guarantees": nothing acknowledged is shown again).
 import { randomUUID } from "node:crypto";
 import type {
   PermissionRequestParams,
@@ -14,8 +15,10 @@ import { journaledCallId } from "../answers/journaled-answer.js";
 import { CANCELLED_SESSION_CLOSED, toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { Clock } from "../events/clock.js";
 import type { PermissionMediator } from "../permission/mediator.js";
+import type { PermissionDecision } from "../permission/vote.js";
 import type { SessionStore } from "../persisted/session-store.js";
-import { replayJournaledAnswer } from "./answer-replay.js";
+import { journaledDecisionFor } from "./answer-replay.js";
+import type { LiveSession } from "./live-session.js";
 import type { SessionRegistry } from "./session-registry.js";
 
 export type ChildRelayDeps = {
@@ -51,8 +54,16 @@ export async function relayPermissionRequest(
     return CANCELLED_SESSION_CLOSED;
   }
   const requestId = (deps.newId ?? randomUUID)();
+  // Looked up before the request is registered: registering shows it (SSE, status, notifications). Only a
+  // restore prompt's requests wait for the lookup; every other request is registered without a pause.
+  let journaled: PermissionDecision | undefined;
+  if (mayBeJournaled(deps, session, params.toolCall)) {
+    journaled = await journaledAnswer(deps, session, { requestId, toolCall: params.toolCall });
+    // The session may have closed, or the child withdrawn its request, while the journal was read.
+    if (signal.aborted || registry.get(session.sessionId) !== session) return CANCELLED_SESSION_CLOSED;
+  }
   const active = session.queue.active;
-  const decision = mediator.request({
+  const request = {
     sessionId: session.sessionId,
     requestId,
     toolCall: params.toolCall,
@@ -62,28 +73,53 @@ export async function relayPermissionRequest(
     ...(active?.originatorClientId !== undefined ? { originatorClientId: active.originatorClientId } : {}),
     attachedClientIds: session.clients.ids(),
     createdAt: clock.now(),
-  });
+  };
+  if (journaled !== undefined) {
+    deps.log(
+      `qwen serve: re-hung ${String(params.toolCall.toolCallId)} on ${session.sessionId} answered from the answer journal`,
+    );
+    session.touch(clock.now());
+    return toAcpPermissionResponse(await mediator.answerFromJournal(request, journaled));
+  }
+  const decision = mediator.request(request);
   // The child withdrew the request (ACP $/cancel_request) or its connection closed.
   const onAbort = () => mediator.cancelRequest(session.sessionId, requestId, "agent_cancelled");
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    // Only a restore prompt re-hangs a question (or approval) that may have been answered before the restart.
-    const scope = { approvals: deps.journalApprovals === true };
-    if (
-      deps.answers !== undefined &&
-      active?.kind === "restore" &&
-      journaledCallId(params.toolCall, scope) !== undefined
-    ) {
-      await replayJournaledAnswer(
-        { ...deps.answers, mediator, log: deps.log },
-        { sessionId: session.sessionId, requestId, toolCall: params.toolCall },
-        session.workspaceCwd,
-        scope,
-      );
-    }
     return toAcpPermissionResponse(await decision);
   } finally {
     signal.removeEventListener("abort", onAbort);
     session.touch(clock.now());
   }
+}
+
+/**
+ * Only a restore prompt re-hangs a question (or an approval) that may have been answered before the restart,
+ * so nothing else pays for a journal read.
+ */
+function mayBeJournaled(
+  deps: ChildRelayDeps,
+  session: LiveSession,
+  toolCall: Record<string, unknown>,
+): boolean {
+  return (
+    deps.answers !== undefined &&
+    session.queue.active?.kind === "restore" &&
+    journaledCallId(toolCall, { approvals: deps.journalApprovals === true }) !== undefined
+  );
+}
+
+/** The journal's answer to a request the child re-hangs, if any (see mayBeJournaled). */
+async function journaledAnswer(
+  deps: ChildRelayDeps,
+  session: LiveSession,
+  request: { requestId: string; toolCall: Record<string, unknown> },
+): Promise<PermissionDecision | undefined> {
+  if (deps.answers === undefined) return undefined;
+  return journaledDecisionFor(
+    { ...deps.answers, log: deps.log },
+    { sessionId: session.sessionId, ...request },
+    session.workspaceCwd,
+    { approvals: deps.journalApprovals === true },
+  );
 }
