@@ -1,16 +1,29 @@
 #!/usr/bin/env node
 // Soak: a long run of ordinary use against a real `qwen serve` and its real ACP child, to show that nothing
-// grows with the number of turns. 1,000 question turns (prompt -> ask_user_question -> vote -> the turn ends),
+// grows with the number of turns. 4,000 question turns (prompt -> ask_user_question -> vote -> the turn ends),
 // each with a plain prompt after it, SSE subscribers opened and closed around every turn, clients attaching,
-// and sessions deleted and replaced every SESSION_TURNS turns. At turn 100 and turn 1,000 it prints, for the
-// daemon and the child: heap used after two full garbage collections, RSS, and open file descriptors.
-// Targets: heap after GC < 5 % growth, RSS < 10 %, fds flat. Printed figures, not a test.
+// and sessions deleted and replaced every SESSION_TURNS turns, so one live session at a time. At turns 100,
+// 1,000, 2,000, 3,000 and 4,000 it prints, for the daemon and the child: RSS and heapUsed as they stand
+// (what a user's `ps` sees; no garbage collection is forced before them), the highest RSS seen since the last
+// line, and open fds. After the last turn, each process runs two full GCs and reports its live heap.
+// Targets: sampled RSS within 10 % from turn 100 to 1,000 and no upward trend from 1,000 to 4,000; fds flat.
+// Printed figures, not a test.
 //
-// Heap after GC is measured inside each process by bench/memory-probe.cjs (a preload, SIGUSR2 -> gc() ->
-// memoryUsage()), loaded with `--expose-gc --require`; the daemon hands its node flags to its children.
+// The figures are measured inside each process by bench/memory-probe.cjs (a preload answering SIGUSR2),
+// loaded with `--expose-gc --require`; the daemon hands its node flags to its children. Forcing a full GC
+// along the way would hide what users see: it resets V8's heap sizing to the live size.
 //
-// Usage (after `npm run build`): node bench/soak.mjs [--turns 1000] [--session-turns 10]
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+// Usage (after `npm run build`): node bench/soak.mjs [--turns 4000] [--session-turns 10]
+//   (or QWEN_SOAK_TURNS=...; `npm run bench -- soak -- --turns 1000` for a quicker look)
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,9 +36,11 @@ function option(name, fallback) {
   return index === -1 ? fallback : Number(process.argv[index + 1]);
 }
 
-const TURNS = option("turns", 1000);
+const TURNS = option("turns", Number(process.env.QWEN_SOAK_TURNS ?? 4000));
 const SESSION_TURNS = option("session-turns", 10);
-const CHECKPOINTS = [100, TURNS];
+const CHECKPOINTS = [...new Set([100, 1000, 2000, 3000, 4000, TURNS])]
+  .filter((t) => t <= TURNS)
+  .sort((x, y) => x - y);
 const PROBE = fileURLToPath(new URL("./memory-probe.cjs", import.meta.url));
 const MB = 1024 * 1024;
 /** What a real prompt carries besides its question: a few KB of pasted context. */
@@ -55,8 +70,9 @@ const serve = await startServe({
   args: ["--restore-ask-user-question"],
 });
 
-/** Asks `pid` for a sample (SIGUSR2) and waits for the file the probe writes. */
-async function heapAfterGc(pid) {
+/** Asks `pid` for a sample (SIGUSR2), after two full GCs too with `gc`, and waits for the probe's file. */
+async function probe(pid, { gc = false } = {}) {
+  if (gc) writeFileSync(join(probes, `${pid}.gc`), "");
   const before = new Set(readdirSync(probes));
   process.kill(pid, "SIGUSR2");
   const deadline = Date.now() + 10_000;
@@ -72,24 +88,46 @@ async function heapAfterGc(pid) {
 }
 
 const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
+/** VmRSS from /proc, in bytes: read between checkpoints without disturbing the process. */
+const vmRss = (pid) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) * 1024;
+/** Highest RSS seen by the light reads (every 10 turns) since the last checkpoint, per process. */
+let peaks = { daemon: 0, child: 0 };
+function notePeaks() {
+  const [child] = descendantsOf(serve.pid);
+  peaks = { daemon: Math.max(peaks.daemon, vmRss(serve.pid)), child: Math.max(peaks.child, vmRss(child)) };
+}
 
 async function measure(turn) {
   // Settle first: let timers and pending I/O of the last turn finish, as in an idle moment of real use.
   await sleep(500);
-  const [child] = descendantsOf(serve.pid);
   const out = {};
-  for (const [name, pid] of [
-    ["daemon", serve.pid],
-    ["child", child],
-  ]) {
-    const sample = await heapAfterGc(pid);
-    out[name] = { heap: sample.heapUsed, rss: sample.rss, fds: fdCount(pid) };
+  for (const [name, pid] of processes()) {
+    const sample = await probe(pid);
+    out[name] = { sampled: sample.sampled, fds: fdCount(pid), peak: peaks[name] };
   }
+  peaks = { daemon: 0, child: 0 };
+  const line = (p) =>
+    `rss ${mb(p.sampled.rss)} heapUsed ${mb(p.sampled.heapUsed)} (heapTotal ${mb(p.sampled.heapTotal)}) fds ${p.fds}; highest rss since last line ${mb(p.peak)}`;
   console.log(
-    `turn ${String(turn).padStart(4)}: daemon heap ${mb(out.daemon.heap)} rss ${mb(out.daemon.rss)} fds ${out.daemon.fds} | ` +
-      `child heap ${mb(out.child.heap)} rss ${mb(out.child.rss)} fds ${out.child.fds}`,
+    `turn ${String(turn).padStart(4)}: daemon ${line(out.daemon)}\n           child  ${line(out.child)}`,
   );
   return out;
+}
+
+/** The live heap at the end: two full GCs first. */
+async function liveHeap() {
+  const out = {};
+  for (const [name, pid] of processes()) out[name] = (await probe(pid, { gc: true })).afterGc;
+  return out;
+}
+
+function processes() {
+  const [child] = descendantsOf(serve.pid);
+  return [
+    ["daemon", serve.pid],
+    ["child", child],
+  ];
 }
 
 const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
@@ -180,8 +218,10 @@ try {
       session = await Session.open();
     }
     await questionTurn(session, turn);
+    if (turn % 10 === 0) notePeaks();
     if (CHECKPOINTS.includes(turn)) samples[turn] = await measure(turn);
   }
+  samples.live = await liveHeap();
   await session.close();
 } finally {
   await serve.stop();
@@ -189,13 +229,24 @@ try {
   for (const dir of [home, cwd, probes]) if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
 }
 
-const [a, b] = CHECKPOINTS.map((t) => samples[t]);
-const pct = (x, y) => `${(((y - x) / x) * 100).toFixed(1)} %`;
+const pct = (x, y) => `${y >= x ? "+" : ""}${(((y - x) / x) * 100).toFixed(1)} %`;
+const at = (turn) => samples[turn];
 console.log(
-  `\n${TURNS} question turns (+ ${TURNS} plain prompts) in ${((performance.now() - started) / 1000).toFixed(0)} s, growth from turn ${CHECKPOINTS[0]} to turn ${TURNS}:`,
+  `\n${TURNS} question turns (+ ${TURNS} plain prompts, a new session every ${SESSION_TURNS}) in ${((performance.now() - started) / 1000).toFixed(0)} s. MB = 2^20 bytes.`,
 );
+const first = CHECKPOINTS[0];
+const mid = CHECKPOINTS.includes(1000) ? 1000 : TURNS;
 for (const name of ["daemon", "child"]) {
+  const series = (pick) => CHECKPOINTS.map((t) => mb(pick(at(t)[name])).replace(" MB", "")).join(" -> ");
   console.log(
-    `  ${name.padEnd(6)} heap after GC ${pct(a[name].heap, b[name].heap)} (target < 5 %), RSS ${pct(a[name].rss, b[name].rss)} (target < 10 %), fds ${a[name].fds} -> ${b[name].fds}`,
+    `  ${name.padEnd(6)} sampled RSS (MB, turns ${CHECKPOINTS.join(", ")}): ${series((p) => p.sampled.rss)}; ` +
+      `${first} -> ${mid}: ${pct(at(first)[name].sampled.rss, at(mid)[name].sampled.rss)} (target within 10 %)` +
+      (mid < TURNS
+        ? `, ${mid} -> ${TURNS}: ${pct(at(mid)[name].sampled.rss, at(TURNS)[name].sampled.rss)} (target: no upward trend)`
+        : ""),
+  );
+  console.log(
+    `  ${"".padEnd(6)} sampled heapUsed (MB): ${series((p) => p.sampled.heapUsed)}; live heap at the end (after two full GCs) ` +
+      `${mb(samples.live[name].heapUsed)}; fds ${at(first)[name].fds} -> ${at(TURNS)[name].fds}`,
   );
 }

@@ -19,6 +19,7 @@ import { type FuzzTarget, type HostileRequest, HostileRequestSource } from "./fu
 import { Prng } from "./fuzz/prng.js";
 import { HostileSender, type Outcome } from "./fuzz/sender.js";
 import { DaemonProcess } from "./harness/daemon-process.js";
+import { residentMemoryMb } from "./harness/process-tree.js";
 import {
   createSession,
   getStatus,
@@ -115,6 +116,11 @@ describe("fuzz: hostile requests against a real daemon while a question waits", 
       }
 
       console.log(`fuzz: ${sent.length} requests, ${summarise(sent)}`);
+      // What the storm left the daemon holding, for BENCHMARKS.md (printed, never asserted).
+      const memory = residentMemoryMb(daemon.pid);
+      console.log(
+        `fuzz: daemon RSS after the storm ${memory.rss.toFixed(1)} MB (peak ${memory.peak.toFixed(1)} MB)`,
+      );
       const serverErrors = sent.filter((s) => s.outcome.statuses.some((status) => status >= 500));
       expect(serverErrors.map(describeSent)).toEqual([]);
       const accepted = sent.filter(

@@ -58,3 +58,13 @@ export function killTree(root: number): number[] {
   }
   return pids;
 }
+
+/**
+ * Resident memory of a live process from /proc/<pid>/status, in MB (2^20 bytes): now (VmRSS) and its peak
+ * so far (VmHWM). For printed figures only; memory is never asserted in a test.
+ */
+export function residentMemoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
