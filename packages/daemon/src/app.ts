@@ -1,6 +1,7 @@
 // The HTTP surface: middleware in order (host, origin, pre-auth routes, auth), then the API routes, and
 // the one error handler. Pure wiring: everything it serves comes in through `AppDeps`.
 import { Hono } from "hono";
+import type { BufferBudget } from "./budget/buffer-budget.js";
 import type { Clock } from "./events/clock.js";
 import { DEFAULT_HEARTBEAT_MS } from "./events/sse-frame.js";
 import { StreamGate } from "./events/stream-gate.js";
@@ -37,6 +38,11 @@ export type AppDeps = {
   maxEventStreams: number;
   /** Bytes of request bodies received and handled at once (see ByteBudget); default 64 MiB. */
   maxBodyBytesInFlight?: number;
+  /**
+   * The daemon's one buffer budget: bodies being handled count against it (pushing replay data out), and
+   * never take more than all of it.
+   */
+  buffers?: BufferBudget;
   /** Time a request's body has to arrive after its headers (0 = none; see bodyDeadline). */
   requestTimeoutMs?: number;
   webRoot?: string | undefined;
@@ -52,7 +58,12 @@ const DEFAULT_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 export function createApp(deps: AppDeps): Hono {
   const { sessions } = deps;
-  const bodies = new ByteBudget(deps.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
+  const bodies = new ByteBudget(
+    Math.min(
+      deps.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT,
+      deps.buffers?.capacity ?? Number.POSITIVE_INFINITY,
+    ),
+  );
   const app = new Hono();
   app.onError(createErrorHandler(deps.log));
   app.notFound(() => notFound().getResponse());
@@ -63,7 +74,7 @@ export function createApp(deps: AppDeps): Hono {
   if (deps.webRoot !== undefined) app.use(webStatic(deps.webRoot));
   app.use(bearerAuth({ token: deps.token }));
   app.use(bodyDeadline(deps.requestTimeoutMs ?? 0, deps.clock));
-  app.use(bodyBudget(bodies));
+  app.use(bodyBudget(bodies, deps.buffers));
 
   app.route(
     "/",
@@ -89,6 +100,7 @@ export function createApp(deps: AppDeps): Hono {
         now: deps.clock.now(),
         startup: deps.startup ?? {},
         requestBodies: bodies.snapshot(),
+        ...(deps.buffers !== undefined ? { buffers: deps.buffers.snapshot() } : {}),
       }),
     ),
   );

@@ -158,6 +158,16 @@ export const DAEMON_OPTION_SPECS = {
     description:
       "Bytes of event text per session kept for SSE replay (the oldest go first; the newest stays)",
   },
+  bufferBudgetMb: {
+    type: "int",
+    flag: "buffer-budget-mb",
+    default: 64,
+    min: 1,
+    max: 1024 * 1024,
+    description:
+      "MiB (2^20 bytes) the daemon buffers across all sessions: event replay text and request bodies; " +
+      "past it the oldest replay data of any session goes first",
+  },
   maxEventStreams: {
     type: "int",
     flag: "max-event-streams",

@@ -49,6 +49,8 @@ export const DaemonOptions = z.object({
   maxConnections: int(S.maxConnections).default(S.maxConnections.default),
   eventRingSize: int(S.eventRingSize).default(S.eventRingSize.default),
   eventRingMaxBytes: int(S.eventRingMaxBytes).default(S.eventRingMaxBytes.default),
+  /** The one budget for what the daemon buffers across sessions (BufferBudget), in MiB. */
+  bufferBudgetMb: int(S.bufferBudgetMb).default(S.bufferBudgetMb.default),
   /** Default: three quarters of maxConnections (see maxEventStreamsOf); 0 = no cap. */
   maxEventStreams: int(S.maxEventStreams).optional(),
   /** 0 = no cap. */

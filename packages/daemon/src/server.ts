@@ -13,6 +13,7 @@ import { type EarlyServer, listenEarly } from "./boot/early-server.js";
 import type { ChannelFactory } from "./bridge/channel.js";
 import { type PrespawnedChannel, withPrespawnedChannel } from "./bridge/prespawned-channel.js";
 import { forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
+import { BufferBudget } from "./budget/buffer-budget.js";
 import type { Clock } from "./events/clock.js";
 import { systemClock } from "./events/clock.js";
 import { defaultMaxEventStreams } from "./events/stream-gate.js";
@@ -123,6 +124,8 @@ async function configureDaemon(
     outbox: internals.notifyOutbox,
   });
   const storage = internals.storage ?? openSessionStorage(options.qwenHome);
+  // One budget for what the daemon buffers across all sessions: the rings' replay data and request bodies.
+  const buffers = new BufferBudget(options.bufferBudgetMb * 1024 * 1024);
   const sessions = new Sessions({
     workspace: options.workspace,
     restoreAskUserQuestion: options.restoreAskUserQuestion,
@@ -131,6 +134,7 @@ async function configureDaemon(
     maxPendingPromptsPerSession: options.maxPendingPromptsPerSession,
     eventRingSize: options.eventRingSize,
     eventRingMaxBytes: options.eventRingMaxBytes,
+    bufferBudget: buffers,
     maxClientsPerSession: options.maxClientsPerSession,
     permission: {
       policy: options.permissionPolicy,
@@ -156,6 +160,7 @@ async function configureDaemon(
     maxConnections: options.maxConnections,
     maxEventStreams: options.maxEventStreams ?? defaultMaxEventStreams(options.maxConnections),
     maxBodyBytesInFlight: options.maxBodyBytesInFlight,
+    buffers,
     requestTimeoutMs: options.requestTimeoutMs,
     webRoot: options.webRoot,
     clock,

@@ -5,6 +5,7 @@ import {
   EVENT_SCHEMA_VERSION,
   eventDefinition,
 } from "@qwen-daemon/core/protocol";
+import type { BufferBudget, ReplayEntry, ReplayHolder } from "../budget/buffer-budget.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import {
@@ -49,6 +50,11 @@ export type SessionEventBusOptions = {
    * writing a big file) must not pin hundreds of megabytes. The newest event is always kept.
    */
   ringMaxBytes?: number;
+  /**
+   * The daemon's one budget for what it buffers across all sessions: this ring's events count against it as
+   * replay data, and go (oldest of the daemon first) when it is over, even under this ring's own caps.
+   */
+  budget?: BufferBudget;
   /** Identity of this id sequence (header `X-Qwen-Event-Epoch`); new per bus unless given. */
   epoch?: string;
   clock?: Pick<Clock, "now">;
@@ -77,6 +83,9 @@ export type SubscribeOptions = {
   onClose?: (reason: SubscriptionCloseReason) => void;
 };
 
+/** An event in the ring, with its SSE text length and its place in the daemon's budget. */
+type Stored = { event: DaemonEvent; size: number; entry: ReplayEntry | undefined };
+
 /**
  * The event stream of one session: assigns ids 1, 2, ... (per bus), keeps the last `ringSize`
  * events for `Last-Event-ID` replay and fans each event out to bounded subscriber queues.
@@ -90,7 +99,10 @@ export class SessionEventBus {
   readonly #reportError: (error: unknown, context: string) => void;
   readonly #observe: ((event: DaemonEvent) => void) | undefined;
   readonly #checkEvents: boolean;
-  readonly #ring: RingBuffer<DaemonEvent>;
+  readonly #ring: RingBuffer<Stored>;
+  readonly #budget: BufferBudget | undefined;
+  /** What the budget calls to take this ring's oldest event when the daemon is over budget. */
+  readonly #holder: ReplayHolder = { evictOldest: () => this.#dropOldest() };
   readonly #subscribers = new Set<Subscription>();
   #nextId = 1;
   #closed = false;
@@ -107,6 +119,7 @@ export class SessionEventBus {
       options.reportError ?? ((error, context) => console.error(`event bus: ${context}`, error));
     this.#checkEvents = options.checkEvents === true;
     this.#ring = new RingBuffer(this.ringSize);
+    this.#budget = options.budget;
   }
 
   /** The id of the last event published (or skipped over by `advanceTo`); 0 before any. */
@@ -116,7 +129,7 @@ export class SessionEventBus {
 
   /** Oldest id a cursor can resume from without a resync (`Last-Event-ID` >= this - 1). */
   get earliestAvailableId(): number {
-    return this.#ring.first()?.id ?? this.#nextId;
+    return this.#ring.first()?.event.id ?? this.#nextId;
   }
 
   /** Size of the SSE text of the events in the ring. */
@@ -199,8 +212,7 @@ export class SessionEventBus {
     }
     if (lastId <= this.lastEventId) return;
     this.#nextId = lastId + 1;
-    this.#ring.clear();
-    this.#ringBytes = 0;
+    this.#clearRing();
   }
 
   /** Same as `advanceTo(nextId - 1)`. */
@@ -213,8 +225,8 @@ export class SessionEventBus {
     const first = this.#ring.first();
     if (first === undefined) return [];
     const out: DaemonEvent[] = [];
-    for (let i = Math.max(0, afterId + 1 - first.id); i < this.#ring.size; i += 1) {
-      out.push(this.#ring.at(i) as DaemonEvent);
+    for (let i = Math.max(0, afterId + 1 - first.event.id); i < this.#ring.size; i += 1) {
+      out.push((this.#ring.at(i) as Stored).event);
     }
     return out;
   }
@@ -242,8 +254,8 @@ export class SessionEventBus {
     }
     const sub = new Subscription({
       maxQueued,
-      // A consumer may hold unread no more than the ring itself keeps.
-      maxQueuedBytes: this.ringMaxBytes,
+      // A consumer may hold unread no more than the ring itself keeps, nor than the daemon's whole budget.
+      maxQueuedBytes: Math.min(this.ringMaxBytes, this.#budget?.capacity ?? Number.POSITIVE_INFINITY),
       onEvent: options.onEvent,
       onClose: options.onClose,
       detach: (s) => this.#subscribers.delete(s),
@@ -267,15 +279,36 @@ export class SessionEventBus {
     if (this.#closed) return;
     this.#closed = true;
     for (const sub of [...this.#subscribers]) sub.end("bus_closed", true);
+    // No one can replay from a closed bus: its events leave the ring and the daemon's budget now (a closed
+    // session may stay referenced a while, and its ring must not count, or stay, until then).
+    this.#clearRing();
   }
 
   #store(event: DaemonEvent, size: number): void {
-    const dropped = this.#ring.push(event);
+    if (this.#closed) return;
+    const stored: Stored = { event, size, entry: undefined };
+    const dropped = this.#ring.push(stored);
     this.#ringBytes += size;
-    if (dropped !== undefined) this.#ringBytes -= formatSseEvent(dropped).length;
-    while (this.#ringBytes > this.ringMaxBytes && this.#ring.size > 1) {
-      this.#ringBytes -= formatSseEvent(this.#ring.shift() as DaemonEvent).length;
-    }
+    if (dropped !== undefined) this.#release(dropped);
+    while (this.#ringBytes > this.ringMaxBytes && this.#ring.size > 1) this.#dropOldest();
+    // Last, so the budget's eviction (which may take this ring's older events) never takes this one.
+    stored.entry = this.#budget?.addReplay(this.#holder, size);
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#ring.shift();
+    if (oldest !== undefined) this.#release(oldest);
+  }
+
+  #release(stored: Stored): void {
+    this.#ringBytes -= stored.size;
+    if (stored.entry !== undefined) this.#budget?.release(stored.entry);
+  }
+
+  #clearRing(): void {
+    for (const stored of this.#ring) if (stored.entry !== undefined) this.#budget?.release(stored.entry);
+    this.#ring.clear();
+    this.#ringBytes = 0;
   }
 
   #replay(sub: Subscription, cursor: number, epoch: string | undefined): void {

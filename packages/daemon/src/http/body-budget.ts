@@ -2,6 +2,7 @@
 // handler reads the body, and gives it back when the handler is done (see ByteBudget). Small bodies pass
 // freely: the connection cap already bounds how many there are at once.
 import type { MiddlewareHandler } from "hono";
+import type { BufferBudget } from "../budget/buffer-budget.js";
 import { BudgetWaitAborted, type ByteBudget } from "./byte-budget.js";
 import { requestAborted } from "./errors.js";
 import { MAX_BODY_BYTES } from "./json-body.js";
@@ -9,7 +10,8 @@ import { MAX_BODY_BYTES } from "./json-body.js";
 /** Bodies up to this size take nothing from the budget. */
 export const FREE_BODY_BYTES = 64 * 1024;
 
-export function bodyBudget(budget: ByteBudget): MiddlewareHandler {
+/** `buffers`: the daemon's one buffer budget, where a body being handled also counts (evicting replay data). */
+export function bodyBudget(budget: ByteBudget, buffers?: BufferBudget): MiddlewareHandler {
   return async function bodyBudget(c, next) {
     if (c.req.raw.body === null) return next();
     const declared = c.req.header("content-length");
@@ -24,9 +26,11 @@ export function bodyBudget(budget: ByteBudget): MiddlewareHandler {
       if (error instanceof BudgetWaitAborted) throw requestAborted();
       throw error;
     }
+    const held = buffers?.hold(size);
     try {
       await next();
     } finally {
+      held?.();
       release();
     }
   };

@@ -80,6 +80,7 @@ export class LiveSession {
       ringSize: options.eventRingSize,
       checkEvents: options.checkEvents === true,
       ...(options.eventRingMaxBytes !== undefined ? { ringMaxBytes: options.eventRingMaxBytes } : {}),
+      ...(options.bufferBudget !== undefined ? { budget: options.bufferBudget } : {}),
       clock,
       reportError: (error, context) =>
         log(`qwen serve: event bus of ${sessionId}: ${context}: ${String(error)}`),

@@ -2,6 +2,7 @@
 // channel factory, the session store, the answer and prompt journals, the clock, the log).
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { ChannelFactory } from "../bridge/channel.js";
+import type { BufferBudget } from "../budget/buffer-budget.js";
 import type { Clock } from "../events/clock.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import type { NotifySource } from "../notify/notify-event.js";
@@ -19,6 +20,8 @@ export type SessionsOptions = {
   eventRingSize: number;
   /** Default: the bus's own (DEFAULT_RING_MAX_BYTES). */
   eventRingMaxBytes?: number;
+  /** The daemon's one budget for what it buffers across sessions; every session's ring counts against it. */
+  bufferBudget?: BufferBudget;
   /** Client ids kept per session (0 = no cap); default 1024. */
   maxClientsPerSession?: number;
   permission: { policy: PermissionPolicy; consensusQuorum?: number | undefined; timeoutMs: number };

@@ -1,5 +1,6 @@
 // GET /daemon/status: diagnostics for operators (pid, uptime, startup timings, sessions, children, memory).
 import type { DaemonStatusResponse } from "@qwen-daemon/core/protocol";
+import type { BufferBudgetSnapshot } from "../budget/buffer-budget.js";
 import type { BudgetSnapshot } from "../http/byte-budget.js";
 import type { Sessions } from "../sessions/sessions.js";
 
@@ -7,7 +8,13 @@ export type StartupTimings = Record<string, number>;
 
 export function daemonStatus(
   sessions: Sessions,
-  info: { startedAt: number; now: number; startup: StartupTimings; requestBodies?: BudgetSnapshot },
+  info: {
+    startedAt: number;
+    now: number;
+    startup: StartupTimings;
+    requestBodies?: BudgetSnapshot;
+    buffers?: BufferBudgetSnapshot;
+  },
 ): DaemonStatusResponse {
   const memory = process.memoryUsage();
   return {
@@ -26,6 +33,7 @@ export function daemonStatus(
     permissions: { policy: sessions.mediator.policy, pending: sessions.mediator.pendingCount },
     answerJournal: sessions.journalHealth.snapshot(),
     ...(info.requestBodies !== undefined ? { requestBodies: info.requestBodies } : {}),
+    ...(info.buffers !== undefined ? { buffers: info.buffers } : {}),
     children: { spawned: sessions.children.spawnCount, running: sessions.children.describe() },
     memory: {
       rss: memory.rss,
