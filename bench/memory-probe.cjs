@@ -12,9 +12,37 @@ const { join } = require("node:path");
 const dir = process.env.QWEN_BENCH_PROBE_DIR;
 if (dir && typeof globalThis.gc === "function") {
   let n = 0;
-  const figures = (m) => ({ heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, rss: m.rss });
+  // Garbage collections by kind since start, to tell a heap that grows because no full collection ran
+  // from one that grows in live data. (The probe's own forced collections are counted too.)
+  const { PerformanceObserver, constants } = require("node:perf_hooks");
+  const gcs = { minor: 0, major: 0, incremental: 0, weakcb: 0 };
+  const kinds = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb",
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = kinds[entry.detail?.kind];
+      if (kind !== undefined) gcs[kind] += 1;
+    }
+  }).observe({ entryTypes: ["gc"] });
+  const figures = (m) => ({
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    rss: m.rss,
+  });
   process.on("SIGUSR2", () => {
-    const sample = { pid: process.pid, sampled: figures(process.memoryUsage()) };
+    const sample = { pid: process.pid, sampled: figures(process.memoryUsage()), gcs: { ...gcs } };
+    // Where the heap's committed memory is, by V8 space (new, old, code, large objects, ...), in bytes.
+    sample.spaces = Object.fromEntries(
+      require("node:v8")
+        .getHeapSpaceStatistics()
+        .map((s) => [s.space_name.replace(/_space$/, ""), s.space_size]),
+    );
     if (existsSync(join(dir, `${process.pid}.gc`))) {
       globalThis.gc();
       globalThis.gc();

@@ -45,7 +45,7 @@ const BENCHMARKS = [
     name: "soak",
     script: "bench/soak.mjs",
     node: [],
-    what: "1,000 question turns: heap after GC, RSS and fds of daemon and child",
+    what: "4,000 question turns (QWEN_SOAK_TURNS): RSS and heapUsed of daemon and child at turns 100, 1,000 .. 4,000",
   },
   {
     name: "pending-list",

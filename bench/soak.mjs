@@ -14,8 +14,11 @@
 // along the way would hide what users see: it resets V8's heap sizing to the live size.
 //
 // Usage (after `npm run build`): node bench/soak.mjs [--turns 4000] [--session-turns 10]
-//   (or QWEN_SOAK_TURNS=...; `npm run bench -- soak -- --turns 1000` for a quicker look)
+//   (or QWEN_SOAK_TURNS=...; `npm run bench -- soak -- --turns 1000` for a quicker look;
+//   QWEN_SOAK_NODE_FLAGS="--trace-gc ..." adds node flags to the daemon and its children;
+//   QWEN_SOAK_LOG=<file> keeps the daemon's output there)
 import {
+  createWriteStream,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -62,13 +65,24 @@ const model = await startFakeOpenAIServer({
 const home = realpathSync(mkdtempSync(join(tmpdir(), "qwen-soak-home-")));
 const cwd = realpathSync(mkdtempSync(join(tmpdir(), "qwen-soak-ws-")));
 const probes = realpathSync(mkdtempSync(join(tmpdir(), "qwen-soak-probe-")));
-const daemon = { name: "ours", argv: [process.execPath, "--expose-gc", "--require", PROBE, CLI] };
+/** Extra node flags for the daemon (its children get them too, before their own), to try V8 settings. */
+const NODE_FLAGS = (process.env.QWEN_SOAK_NODE_FLAGS ?? "").split(" ").filter((f) => f !== "");
+const daemon = {
+  name: "ours",
+  argv: [process.execPath, ...NODE_FLAGS, "--expose-gc", "--require", PROBE, CLI],
+};
 const serve = await startServe({
   daemon,
   cwd,
   env: { ...benchEnv(home, model.url), QWEN_BENCH_PROBE_DIR: probes },
   args: ["--restore-ask-user-question"],
 });
+
+if (process.env.QWEN_SOAK_LOG) {
+  const log = createWriteStream(process.env.QWEN_SOAK_LOG);
+  serve.child.stdout.on("data", (chunk) => log.write(chunk));
+  serve.child.stderr.on("data", (chunk) => log.write(chunk));
+}
 
 /** Asks `pid` for a sample (SIGUSR2), after two full GCs too with `gc`, and waits for the probe's file. */
 async function probe(pid, { gc = false } = {}) {
@@ -104,13 +118,27 @@ async function measure(turn) {
   const out = {};
   for (const [name, pid] of processes()) {
     const sample = await probe(pid);
-    out[name] = { sampled: sample.sampled, fds: fdCount(pid), peak: peaks[name] };
+    out[name] = {
+      sampled: sample.sampled,
+      gcs: sample.gcs,
+      spaces: sample.spaces,
+      fds: fdCount(pid),
+      peak: peaks[name],
+    };
   }
   peaks = { daemon: 0, child: 0 };
   const line = (p) =>
-    `rss ${mb(p.sampled.rss)} heapUsed ${mb(p.sampled.heapUsed)} (heapTotal ${mb(p.sampled.heapTotal)}) fds ${p.fds}; highest rss since last line ${mb(p.peak)}`;
+    `rss ${mb(p.sampled.rss)} heapUsed ${mb(p.sampled.heapUsed)} (heapTotal ${mb(p.sampled.heapTotal)}) fds ${p.fds}; highest rss since last line ${mb(p.peak)}; GCs so far: ${p.gcs.major} full, ${p.gcs.minor} young`;
+  // Where RSS is: V8's committed spaces, external memory (buffers), and the rest (code, malloc, stacks).
+  const where = (p) =>
+    `           ${Object.entries(p.spaces)
+      .filter(([, bytes]) => bytes > 0)
+      .map(([space, bytes]) => `${space} ${(bytes / MB).toFixed(1)}`)
+      .join(
+        ", ",
+      )}; external ${mb(p.sampled.external)}; outside the V8 heap ${mb(p.sampled.rss - p.sampled.heapTotal)}`;
   console.log(
-    `turn ${String(turn).padStart(4)}: daemon ${line(out.daemon)}\n           child  ${line(out.child)}`,
+    `turn ${String(turn).padStart(4)}: daemon ${line(out.daemon)}\n${where(out.daemon)}\n           child  ${line(out.child)}\n${where(out.child)}`,
   );
   return out;
 }
