@@ -35,7 +35,35 @@ if (dir && typeof globalThis.gc === "function") {
     arrayBuffers: m.arrayBuffers,
     rss: m.rss,
   });
+  // Allocation profile on request: `<dir>/<pid>.alloc-start` starts V8's sampling heap profiler, counting
+  // what is collected as well as what lives (so per-turn garbage shows), `<dir>/<pid>.alloc-stop` writes it
+  // to `<dir>/<pid>.heapprofile` (Chrome DevTools format). Checked on each SIGUSR2.
+  let profiler;
+  let profiled = false;
+  const allocationProfile = () => {
+    if (profiled) return;
+    if (profiler === undefined && existsSync(join(dir, `${process.pid}.alloc-start`))) {
+      const inspector = require("node:inspector");
+      profiler = new inspector.Session();
+      profiler.connect();
+      profiler.post("HeapProfiler.startSampling", {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+    } else if (profiler !== undefined && existsSync(join(dir, `${process.pid}.alloc-stop`))) {
+      const session = profiler;
+      profiled = true;
+      session.post("HeapProfiler.stopSampling", (error, result) => {
+        const file = join(dir, `${process.pid}.heapprofile`);
+        writeFileSync(`${file}.tmp`, JSON.stringify(error ? { error: String(error) } : result.profile));
+        renameSync(`${file}.tmp`, file);
+        session.disconnect();
+      });
+    }
+  };
   process.on("SIGUSR2", () => {
+    allocationProfile();
     const sample = { pid: process.pid, sampled: figures(process.memoryUsage()), gcs: { ...gcs } };
     // Where the heap's committed memory is, by V8 space (new, old, code, large objects, ...), in bytes.
     sample.spaces = Object.fromEntries(

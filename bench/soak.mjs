@@ -16,7 +16,8 @@
 // Usage (after `npm run build`): node bench/soak.mjs [--turns 4000] [--session-turns 10]
 //   (or QWEN_SOAK_TURNS=...; `npm run bench -- soak -- --turns 1000` for a quicker look;
 //   QWEN_SOAK_NODE_FLAGS="--trace-gc ..." adds node flags to the daemon and its children;
-//   QWEN_SOAK_LOG=<file> keeps the daemon's output there)
+//   QWEN_SOAK_LOG=<file> keeps the daemon's output there; --alloc-profile N prints what turns 101..100+N
+//   allocated in each process, by function, from V8's sampling heap profiler)
 import {
   createWriteStream,
   existsSync,
@@ -41,6 +42,8 @@ function option(name, fallback) {
 
 const TURNS = option("turns", Number(process.env.QWEN_SOAK_TURNS ?? 4000));
 const SESSION_TURNS = option("session-turns", 10);
+/** With N > 0: an allocation profile of both processes over turns 101..100+N, summarised by function. */
+const ALLOC_TURNS = option("alloc-profile", 0);
 const CHECKPOINTS = [...new Set([100, 1000, 2000, 3000, 4000, TURNS])]
   .filter((t) => t <= TURNS)
   .sort((x, y) => x - y);
@@ -98,6 +101,35 @@ async function probe(pid, { gc = false } = {}) {
     if (Date.now() > deadline)
       throw new Error(`process ${pid} wrote no memory sample (is the probe loaded?)`);
     await sleep(10);
+  }
+}
+
+/**
+ * Turns V8's sampling heap profiler on (`start`) or off in both processes; off writes each one's profile and
+ * prints where the allocations of those turns came from, by function, per turn.
+ */
+async function allocationProfile(start, turns) {
+  for (const [name, pid] of processes()) {
+    writeFileSync(join(probes, `${pid}.alloc-${start ? "start" : "stop"}`), "");
+    process.kill(pid, "SIGUSR2");
+    if (start) continue;
+    const file = join(probes, `${pid}.heapprofile`);
+    for (const deadline = Date.now() + 30_000; !existsSync(file); await sleep(20))
+      if (Date.now() > deadline) throw new Error(`${name} wrote no allocation profile`);
+    const profile = JSON.parse(readFileSync(file, "utf8"));
+    const bySite = new Map();
+    let total = 0;
+    const walk = (node) => {
+      const { functionName, url, lineNumber } = node.callFrame;
+      const site = `${functionName || "(anonymous)"} ${url.replace(/^.*\/(node_modules|packages)\//, "")}:${lineNumber + 1}`;
+      bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+      total += node.selfSize;
+      for (const child of node.children) walk(child);
+    };
+    walk(profile.head);
+    console.log(`${name}: ${(total / turns / 1024).toFixed(0)} KB allocated per turn (sampled), top sites:`);
+    for (const [site, bytes] of [...bySite].sort((x, y) => y[1] - x[1]).slice(0, 25))
+      console.log(`  ${(bytes / turns / 1024).toFixed(1).padStart(7)} KB/turn  ${site}`);
   }
 }
 
@@ -248,6 +280,8 @@ try {
     await questionTurn(session, turn);
     if (turn % 10 === 0) notePeaks();
     if (CHECKPOINTS.includes(turn)) samples[turn] = await measure(turn);
+    if (ALLOC_TURNS > 0 && turn === 100) await allocationProfile(true);
+    if (ALLOC_TURNS > 0 && turn === 100 + ALLOC_TURNS) await allocationProfile(false, ALLOC_TURNS);
   }
   samples.live = await liveHeap();
   await session.close();
