@@ -11,6 +11,7 @@ import {
   createBuiltinTools,
   createModelProvider,
   describeModelProvider,
+  durableFsFromEnv,
   listPersistedSessions,
   McpManager,
   type ModelProvider,
@@ -49,7 +50,7 @@ export function createCoreRuntime({
   storage: givenStorage,
 }: CoreRuntimeOptions): AgentRuntime {
   const qwenHome = resolveQwenHome(env as NodeJS.ProcessEnv);
-  const storage = givenStorage ?? openSessionStorage(qwenHome);
+  const storage = givenStorage ?? openSessionStorage(qwenHome, durableFsFromEnv(env));
   const provider =
     given ??
     createModelProvider(resolveModelConfig({ env, qwenHome }), {

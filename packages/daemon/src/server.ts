@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { getRequestListener } from "@hono/node-server";
-import { openSessionStorage, type SessionStorage } from "@qwen-daemon/core";
+import { durableFsFromEnv, openSessionStorage, type SessionStorage } from "@qwen-daemon/core";
 import { type AnswerJournal, storedAnswerJournal } from "./answers/answer-journal.js";
 import { createApp } from "./app.js";
 import { type EarlyServer, listenEarly } from "./boot/early-server.js";
@@ -21,7 +21,7 @@ import { oneLinePerEntry } from "./http/log-line.js";
 import { isLoopbackHostname } from "./http/loopback-host.js";
 import { startIdleReaper } from "./lifecycle/idle-reaper.js";
 import { gracefulShutdown } from "./lifecycle/shutdown.js";
-import { type NotifyOutbox, notifierFromOptions } from "./notify/index.js";
+import { fileOutbox, type NotifyOutbox, notifierFromOptions } from "./notify/index.js";
 import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
@@ -117,13 +117,15 @@ async function configureDaemon(
   }
   // The links in notifications point at the web client; its address is known once the socket is bound.
   let listeningUrl = "";
+  // One DurableFs for every file the daemon writes (journals and outbox), so a recorder sees them all.
+  const fs = durableFsFromEnv(process.env);
   const notifier = notifierFromOptions(options, {
     clock,
     log,
     linkBase: () => options.publicUrl ?? listeningUrl,
-    outbox: internals.notifyOutbox,
+    outbox: internals.notifyOutbox ?? fileOutbox(options.qwenHome, fs),
   });
-  const storage = internals.storage ?? openSessionStorage(options.qwenHome);
+  const storage = internals.storage ?? openSessionStorage(options.qwenHome, fs);
   // One budget for what the daemon buffers across all sessions: the rings' replay data and request bodies.
   const buffers = new BufferBudget(options.bufferBudgetMb * 1024 * 1024);
   const sessions = new Sessions({

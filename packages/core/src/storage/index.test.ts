@@ -6,6 +6,12 @@ describe("storage public API", () => {
     expect(Object.keys(storage).sort()).toEqual(
       [
         "ANSWERS_SUFFIX",
+        "DurableFs",
+        "FS_OP_LOG_ENV",
+        "FsOp",
+        "durableFsFromEnv",
+        "fileOpRecorder",
+        "parseFsOpLog",
         "InvalidSessionIdError",
         "LEDGER_SUFFIX",
         "PROMPTS_SUFFIX",

@@ -1,4 +1,6 @@
 // Public API of session storage: the interface every backend implements, the JSONL backend and its layout.
+export { type DurableFile, type DurableFileOptions, DurableFs, durableFsFromEnv } from "./durable-fs.js";
+export { FS_OP_LOG_ENV, FsOp, type FsOpRecorder, fileOpRecorder, parseFsOpLog } from "./fs-op-log.js";
 export { type JsonlDecoder, type JsonlReadResult, readJsonlFile } from "./jsonl/jsonl-file.js";
 export { type JsonlStorageOptions, jsonlSessionStorage } from "./jsonl/jsonl-storage.js";
 export * from "./jsonl/paths.js";

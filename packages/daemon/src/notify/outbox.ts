@@ -3,9 +3,11 @@
 // `add` (fsynced before the notification counts as scheduled), `retry` and `close`. Loading folds the lines
 // into the open entries and rewrites the file with only those, so it stays small; a torn or foreign line is
 // skipped and counted. Delivery is at least once: a crash between a send and its `close` line sends again
-// (receivers deduplicate by the event's `id`).
-import { mkdir, open, readFile, rename } from "node:fs/promises";
+// (receivers deduplicate by the event's `id`). The file steps go through core's DurableFs: the `notify/`
+// folder, the file's name and the compaction's rename are durable on power loss, not only the lines.
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DurableFs } from "@qwen-daemon/core";
 import { z } from "zod";
 import { NotifyEvent } from "./notify-event.js";
 import type { OutboxEntry, PlanAction } from "./notify-plan.js";
@@ -72,21 +74,16 @@ export function outboxPath(qwenHome: string): string {
 /** Rewrites the file with only the open entries once this many lines were appended since the last time. */
 const COMPACT_AFTER_LINES = 2000;
 
-export function fileOutbox(qwenHome: string): NotifyOutbox {
+/** `fs` is the daemon's DurableFs (the one its session storage uses, so a recorder sees every step). */
+export function fileOutbox(qwenHome: string, fs: DurableFs = new DurableFs()): NotifyOutbox {
   const path = outboxPath(qwenHome);
+  const files = { root: qwenHome, fileMode: 0o600, dirMode: 0o700 };
   let tail: Promise<void> = Promise.resolve();
   let appended = 0;
 
   const rewrite = async (entries: readonly OutboxEntry[]) => {
-    const tmp = `${path}.tmp`;
-    const file = await open(tmp, "w", 0o600);
-    try {
-      await file.writeFile(entries.map((entry) => `${JSON.stringify({ op: "add", entry })}\n`).join(""));
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(tmp, path);
+    const text = entries.map((entry) => `${JSON.stringify({ op: "add", entry })}\n`).join("");
+    await fs.replaceFile(path, text, files);
     appended = 0;
   };
 
@@ -101,15 +98,11 @@ export function fileOutbox(qwenHome: string): NotifyOutbox {
 
   const append = async (actions: readonly PlanAction[]) => {
     if (actions.length === 0) return;
-    await mkdir(join(qwenHome, "notify"), { recursive: true, mode: 0o700 });
-    const file = await open(path, "a", 0o600);
-    try {
-      await file.writeFile(actions.map((a) => `${JSON.stringify(a)}\n`).join(""));
-      // What must survive a crash is a scheduled notification; a lost close only means a duplicate.
-      if (actions.some((a) => a.op === "add")) await file.sync();
-    } finally {
-      await file.close();
-    }
+    // What must survive a crash is a scheduled notification; a lost close only means a duplicate.
+    await fs.appendText(path, actions.map((a) => `${JSON.stringify(a)}\n`).join(""), {
+      ...files,
+      durable: actions.some((a) => a.op === "add"),
+    });
     appended += actions.length;
     if (appended >= COMPACT_AFTER_LINES) await rewrite(foldOutbox(await readLines()).entries);
   };
@@ -128,7 +121,6 @@ export function fileOutbox(qwenHome: string): NotifyOutbox {
     load: () =>
       serial(async () => {
         const folded = foldOutbox(await readLines());
-        await mkdir(join(qwenHome, "notify"), { recursive: true, mode: 0o700 });
         await rewrite(folded.entries);
         return folded;
       }),

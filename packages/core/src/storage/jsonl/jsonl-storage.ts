@@ -2,11 +2,14 @@
 // `$QWEN_HOME/projects/<project>/chats/<sessionId>.jsonl` (+ .ledger, .answers, .prompts), mode 0600 (they
 // hold private conversations). A line is one item; appends go through TranscriptWriter (one write call per
 // line, in call order, fdatasync for durable ones); reads skip a torn last line and count corrupt ones.
+// Every write step (folders, new files, fsyncs, the rename of a replacement) goes through DurableFs, which
+// keeps the rules that make a durable write survive a power loss (docs/restore.md "Power loss").
 // One writer per file at a time: a handle's appends are ordered, two handles on one file are not (the
 // daemon serializes its journals per file, and each transcript and ledger has one owning session).
 import type { Dirent } from "node:fs";
-import { access, readdir, rm, stat } from "node:fs/promises";
+import { access, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { DurableFs } from "../durable-fs.js";
 import type {
   LogAppendOptions,
   LogDecoder,
@@ -26,12 +29,13 @@ import {
   sessionIdOfFileName,
   transcriptPath,
 } from "./paths.js";
-import { replaceFile } from "./replace-file.js";
 import { TranscriptWriter } from "./writer.js";
 
 export interface JsonlStorageOptions {
   /** Called after every fsync a durable write made, before the write resolves (the contract suite's probe). */
   onSync?: (path: string) => void;
+  /** The file-system steps (the process's one DurableFs, which may record them); a plain one by default. */
+  fs?: DurableFs;
 }
 
 const PATH_OF: Record<SessionLogKind, (qwenHome: string, cwd: string, sessionId: string) => string> = {
@@ -45,11 +49,19 @@ const PATH_OF: Record<SessionLogKind, (qwenHome: string, cwd: string, sessionId:
 const SCAN_CHUNK_BYTES = 64 * 1024;
 
 export function jsonlSessionStorage(qwenHome: string, options: JsonlStorageOptions = {}): SessionStorage {
+  const files: LogFiles = { root: qwenHome, fs: options.fs ?? new DurableFs(), onSync: options.onSync };
   return {
     log: (key, kind, decode) =>
-      new JsonlSessionLog(PATH_OF[kind](qwenHome, key.cwd, key.sessionId), decode, options),
+      new JsonlSessionLog(PATH_OF[kind](qwenHome, key.cwd, key.sessionId), decode, files),
     listSessions: (cwd) => listTranscriptFiles(qwenHome, cwd),
   };
+}
+
+/** What every log of one storage shares: its root, its DurableFs and the fsync probe. */
+interface LogFiles {
+  root: string;
+  fs: DurableFs;
+  onSync: ((path: string) => void) | undefined;
 }
 
 class JsonlSessionLog<T> implements SessionLog<T> {
@@ -58,7 +70,7 @@ class JsonlSessionLog<T> implements SessionLog<T> {
   constructor(
     readonly where: string,
     private readonly decode: LogDecoder<T>,
-    private readonly options: JsonlStorageOptions,
+    private readonly files: LogFiles,
   ) {}
 
   append(item: T, options: LogAppendOptions = {}): Promise<void> {
@@ -110,8 +122,11 @@ class JsonlSessionLog<T> implements SessionLog<T> {
     const previous = this.#writer;
     const done = (async () => {
       await previous?.close();
-      if (text === "") await rm(this.where, { force: true });
-      else await replaceFile(this.where, text, this.options.onSync);
+      if (text === "") await this.files.fs.removeFile(this.where);
+      else {
+        await this.files.fs.replaceFile(this.where, text, { root: this.files.root });
+        this.files.onSync?.(this.where);
+      }
     })();
     this.#writer = this.#newWriter(done);
     return done;
@@ -124,8 +139,10 @@ class JsonlSessionLog<T> implements SessionLog<T> {
   #newWriter(after?: Promise<void>): TranscriptWriter {
     return new TranscriptWriter(this.where, {
       fileMode: 0o600,
+      fs: this.files.fs,
+      root: this.files.root,
       ...(after === undefined ? {} : { after }),
-      ...(this.options.onSync === undefined ? {} : { onSync: this.options.onSync }),
+      ...(this.files.onSync === undefined ? {} : { onSync: this.files.onSync }),
     });
   }
 }

@@ -4,8 +4,8 @@
 // crash of the whole machine, not only of the process.
 // One writer per file at a time (the session that owns it): the writer checks how the file ends only when it
 // opens it, so bytes appended by someone else meanwhile are not accounted for.
-import { constants, type FileHandle, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
+import { type DurableFile, DurableFs } from "../durable-fs.js";
 
 export interface AppendOptions {
   /** fsync before resolving (the record survives a power loss once the promise resolves). */
@@ -21,6 +21,10 @@ export interface TranscriptWriterOptions {
   after?: Promise<unknown>;
   /** Called after each fsync a durable append made, before the append resolves (tests observe durability). */
   onSync?: (path: string) => void;
+  /** The file-system steps (one per process, so a recorder sees them all); a plain DurableFs by default. */
+  fs?: DurableFs;
+  /** The storage's root: folders between it and the file are made durable (default: the file's folder). */
+  root?: string;
 }
 
 const NEWLINE = 0x0a;
@@ -30,7 +34,9 @@ export class TranscriptWriter {
   private readonly fileMode: number;
   private readonly dirMode: number;
   private readonly onSync: ((path: string) => void) | undefined;
-  private handle: FileHandle | undefined;
+  private readonly fs: DurableFs;
+  private readonly root: string;
+  private handle: DurableFile | undefined;
   /** Orders writes; never rejects (each append's own promise carries its error to its caller). */
   private tail: Promise<void>;
   /**
@@ -46,6 +52,8 @@ export class TranscriptWriter {
     this.fileMode = options.fileMode ?? 0o600;
     this.dirMode = options.dirMode ?? 0o700;
     this.onSync = options.onSync;
+    this.fs = options.fs ?? new DurableFs();
+    this.root = options.root ?? dirname(path);
     this.tail = (options.after ?? Promise.resolve()).then(
       () => undefined,
       () => undefined,
@@ -91,61 +99,28 @@ export class TranscriptWriter {
     const text = this.needsLeadingNewline ? `\n${line}` : line;
     const bytes = Buffer.from(text, "utf8");
     this.needsLeadingNewline = true;
-    let offset = 0;
-    // One write call in practice; the loop only guards against a short write, which the OS may return.
-    while (offset < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-      offset += bytesWritten;
-    }
+    await handle.append(bytes);
     this.needsLeadingNewline = false;
-    // fdatasync flushes the data and the file size (what a reader needs), skipping mtime-only metadata.
     if (durable) {
-      await handle.datasync();
+      await handle.sync();
       this.onSync?.(this.path);
     }
   }
 
-  private async openFile(): Promise<FileHandle> {
-    await mkdir(dirname(this.path), { recursive: true, mode: this.dirMode });
-    let handle: FileHandle;
-    let created = true;
+  private async openFile(): Promise<DurableFile> {
+    // A new file's name (and every folder made for it) is durable before the first record is written.
+    const handle = await this.fs.openAppend(this.path, {
+      root: this.root,
+      fileMode: this.fileMode,
+      dirMode: this.dirMode,
+    });
     try {
-      handle = await open(
-        this.path,
-        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL,
-        this.fileMode,
-      );
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      created = false;
-      handle = await open(this.path, constants.O_RDWR | constants.O_APPEND);
-    }
-    try {
-      if (created) await syncDirectory(dirname(this.path));
-      else this.needsLeadingNewline = await endsWithoutNewline(handle);
+      this.needsLeadingNewline = !(await handle.endsWith(NEWLINE));
     } catch (error) {
       await handle.close();
       throw error;
     }
     this.handle = handle;
     return handle;
-  }
-}
-
-async function endsWithoutNewline(handle: FileHandle): Promise<boolean> {
-  const { size } = await handle.stat();
-  if (size === 0) return false;
-  const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
-  return last[0] !== NEWLINE;
-}
-
-/** Makes a new file's directory entry durable, so a fsynced record is not lost with its file name. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, constants.O_RDONLY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
