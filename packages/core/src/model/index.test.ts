@@ -57,10 +57,12 @@ describe("public API", () => {
       [
         "DEFAULT_QUESTION",
         "RED_BLUE_QUESTION",
+        "afterPowerLoss",
         "architectureProblems",
         "askUserQuestionCall",
         "checkToolCallPairing",
         "describeSessionStorageContract",
+        "diskStateKey",
         "fileCycles",
         "folderCycles",
         "forbiddenImports",
@@ -72,6 +74,7 @@ describe("public API", () => {
         "startFakeOpenAIServer",
         "toolCallFor",
         "trailingToolMessages",
+        "withoutPowerLoss",
       ].sort(),
     );
   });
