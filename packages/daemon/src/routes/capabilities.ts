@@ -2,6 +2,7 @@
 import { type CapabilitiesResponse, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import type { PermissionPolicy } from "../permission/policy.js";
+import { mount } from "./mount.js";
 
 export type CapabilitiesInfo = {
   workspaceCwd: string;
@@ -65,5 +66,7 @@ export function capabilitiesDocument(info: CapabilitiesInfo): CapabilitiesRespon
 }
 
 export function capabilitiesRoutes(info: () => CapabilitiesInfo): Hono {
-  return new Hono().get(HttpRoutes.capabilities.path, (c) => c.json(capabilitiesDocument(info())));
+  const app = new Hono();
+  mount(app, HttpRoutes.capabilities, () => capabilitiesDocument(info()));
+  return app;
 }

@@ -1,7 +1,10 @@
 import { type DaemonStatusResponse, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
+import { mount } from "./mount.js";
 
 /** GET /daemon/status. */
 export function daemonStatusRoutes(status: () => DaemonStatusResponse): Hono {
-  return new Hono().get(HttpRoutes.daemonStatus.path, (c) => c.json(status()));
+  const app = new Hono();
+  mount(app, HttpRoutes.daemonStatus, () => status());
+  return app;
 }

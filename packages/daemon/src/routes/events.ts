@@ -19,6 +19,7 @@ import type { StreamGate } from "../events/stream-gate.js";
 import { invalidMaxQueued, streamLimitExceeded, subscriberLimitExceeded } from "../http/errors.js";
 import type { LiveSession } from "../sessions/live-session.js";
 import type { Sessions } from "../sessions/sessions.js";
+import { mount } from "./mount.js";
 import { sessionIdOf } from "./request.js";
 
 export type EventRouteOptions = {
@@ -29,7 +30,8 @@ export type EventRouteOptions = {
 };
 
 export function eventRoutes(sessions: Sessions, options: EventRouteOptions): Hono {
-  return new Hono().get(HttpRoutes.events.path, (c) => {
+  const app = new Hono();
+  mount(app, HttpRoutes.events, (c) => {
     const session = sessions.require(sessionIdOf(c));
     const maxQueued = parseMaxQueued(c.req.query("maxQueued"));
     const lastEventId = parseLastEventId(c.req.header(LAST_EVENT_ID_HEADER));
@@ -76,6 +78,7 @@ export function eventRoutes(sessions: Sessions, options: EventRouteOptions): Hon
     }
     return new Response(body, { status: 200, headers: sseHeaders(session) });
   });
+  return app;
 }
 
 function sseHeaders(session: LiveSession): Record<string, string> {

@@ -1,7 +1,10 @@
 import { type HealthResponse, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
+import { mount } from "./mount.js";
 
 /** GET /health: liveness only, answered before authentication (it reveals nothing). */
 export function healthRoutes(): Hono {
-  return new Hono().get(HttpRoutes.health.path, (c) => c.json({ status: "ok" } satisfies HealthResponse));
+  const app = new Hono();
+  mount(app, HttpRoutes.health, () => ({ status: "ok" }) satisfies HealthResponse);
+  return app;
 }

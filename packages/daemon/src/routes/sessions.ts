@@ -1,66 +1,91 @@
 // Session lifecycle: create/attach, load, resume, heartbeat, detach, delete. Bodies are checked against the
 // contract here (in the order the reference daemon reports them: session id, workspace, then the rest).
-import { CreateSessionBody, HttpRoutes } from "@qwen-daemon/core/protocol";
+import { type CreateSessionBody, HttpRoutes } from "@qwen-daemon/core/protocol";
 import { type Context, Hono } from "hono";
+import type { z } from "zod";
 import { invalidSessionId } from "../errors/domain-errors.js";
-import { invalidSessionScope } from "../http/errors.js";
+import { invalidBody, invalidSessionScope } from "../http/errors.js";
 import type { JsonObject } from "../http/json-body.js";
 import { createSession } from "../sessions/session-create.js";
 import { assertSessionId, resolveWorkspace } from "../sessions/session-lookup.js";
 import { openSession } from "../sessions/session-open.js";
 import type { Sessions } from "../sessions/sessions.js";
-import { clientIdOf, jsonBody, sessionIdOf } from "./request.js";
+import { mount, type RouteHandler } from "./mount.js";
+import { clientIdOf, sessionIdOf } from "./request.js";
 
 const R = HttpRoutes;
 
-/** POST /session: the workspace first (400 / workspace_mismatch), then scope and requested id. */
-function parseCreateBody(workspace: string, raw: JsonObject) {
-  const cwd = resolveWorkspace(workspace, raw.cwd);
-  const parsed = CreateSessionBody.safeParse(raw);
-  if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path[0];
-    if (field === "sessionScope") throw invalidSessionScope(raw.sessionScope);
-    throw invalidSessionId(raw.sessionId);
-  }
-  return { cwd, scope: parsed.data.sessionScope ?? "single", sessionId: parsed.data.sessionId };
+/** POST /session refused: the workspace first (400 / workspace_mismatch), then scope and requested id. */
+function refuseCreateBody(workspace: string) {
+  return (raw: JsonObject, error: z.ZodError): Error => {
+    resolveWorkspace(workspace, raw.cwd);
+    if (error.issues[0]?.path[0] === "sessionScope") return invalidSessionScope(raw.sessionScope);
+    return invalidSessionId(raw.sessionId);
+  };
+}
+
+/** Load or resume refused: the session id first, then the one field, worded by resolveWorkspace. */
+function refuseOpenBody(workspace: string) {
+  return (raw: JsonObject, _error: z.ZodError, c: Context): Error => {
+    assertSessionId(sessionIdOf(c));
+    resolveWorkspace(workspace, raw.cwd);
+    return invalidBody("`cwd` must be a string");
+  };
+}
+
+function createInput(workspace: string, body: CreateSessionBody) {
+  const cwd = resolveWorkspace(workspace, body.cwd);
+  return { cwd, scope: body.sessionScope ?? "single", sessionId: body.sessionId };
 }
 
 export function sessionRoutes(sessions: Sessions): Hono {
-  const open = (action: "load" | "resume") => async (c: Context) => {
-    const sessionId = sessionIdOf(c);
+  const app = new Hono();
+  const openOptions = { refuse: refuseOpenBody(sessions.workspace) };
+  const open =
+    (action: "load" | "resume"): RouteHandler<typeof R.loadSession | typeof R.resumeSession> =>
+    async (c, body) => {
+      const sessionId = sessionIdOf(c);
+      const clientId = clientIdOf(c);
+      const { value } = await body();
+      assertSessionId(sessionId);
+      return openSession(
+        sessions,
+        action,
+        sessionId,
+        resolveWorkspace(sessions.workspace, value.cwd),
+        clientId,
+      );
+    };
+  mount(
+    app,
+    R.createSession,
+    async (c, body) => {
+      const clientId = clientIdOf(c);
+      const { value } = await body();
+      return createSession(sessions, createInput(sessions.workspace, value), clientId);
+    },
+    { refuse: refuseCreateBody(sessions.workspace) },
+  );
+  mount(app, R.loadSession, open("load"), openOptions);
+  mount(app, R.resumeSession, open("resume"), openOptions);
+  mount(app, R.heartbeat, async (c, body) => {
     const clientId = clientIdOf(c);
-    const raw = await jsonBody(c);
-    assertSessionId(sessionId);
-    // OpenSessionBody's one field: resolveWorkspace checks it (a `cwd` that is not a string included) and
-    // words the 400 as the reference daemon does.
-    const cwd = resolveWorkspace(sessions.workspace, raw.cwd);
-    return c.json(await openSession(sessions, action, sessionId, cwd, clientId));
-  };
-  return new Hono()
-    .post(R.createSession.path, async (c) => {
-      const clientId = clientIdOf(c);
-      const body = parseCreateBody(sessions.workspace, await jsonBody(c));
-      return c.json(await createSession(sessions, body, clientId));
-    })
-    .post(R.loadSession.path, open("load"))
-    .post(R.resumeSession.path, open("resume"))
-    .post(R.heartbeat.path, async (c) => {
-      const clientId = clientIdOf(c);
-      await jsonBody(c);
-      return c.json(sessions.require(sessionIdOf(c)).heartbeat(clientId));
-    })
-    .post(R.detach.path, async (c) => {
-      const clientId = clientIdOf(c);
-      await jsonBody(c);
-      sessions.require(sessionIdOf(c)).detach(clientId);
-      return c.body(null, R.detach.status);
-    })
-    .delete(R.closeSession.path, async (c) => {
-      const clientId = clientIdOf(c);
-      // Like cancel, prompt and vote, a client id not attached to the session is refused (400), so nobody
-      // closes someone else's session by naming any id; without the header it is accepted (the reference's
-      // clients, e.g. the SDK's `closeSession(id)`, send none). 404 first, so a repeated DELETE stays a 404.
-      await sessions.require(sessionIdOf(c)).close("client", clientId);
-      return c.body(null, R.closeSession.status);
-    });
+    await body();
+    return sessions.require(sessionIdOf(c)).heartbeat(clientId);
+  });
+  mount(app, R.detach, async (c, body) => {
+    const clientId = clientIdOf(c);
+    await body();
+    sessions.require(sessionIdOf(c)).detach(clientId);
+    return undefined;
+  });
+  mount(app, R.closeSession, async (c) => {
+    const clientId = clientIdOf(c);
+    // Like cancel, prompt and vote, a client id not attached to the session is refused (400), so nobody
+    // closes someone else's session by naming any id; without the header it is accepted (the reference's
+    // clients, e.g. the SDK's `closeSession(id)`, send none). 404 first, so a repeated DELETE stays a 404.
+    await sessions.require(sessionIdOf(c)).close("client", clientId);
+    return undefined;
+  });
+  return app;
 }

@@ -19,30 +19,32 @@ import {
   mergeSessionSummaries,
   paginate,
 } from "../status/workspace-listing.js";
+import { mount } from "./mount.js";
 import { sessionIdOf } from "./request.js";
 
 export function statusRoutes(sessions: Sessions): Hono {
-  return new Hono()
-    .get(HttpRoutes.status.path, (c) => {
-      const sessionId = sessionIdOf(c);
-      assertSessionId(sessionId);
-      return c.json(summarizeLiveSession(sessions.require(sessionId), sessions.mediator));
-    })
-    .get(HttpRoutes.workspaceSessions.path, async (c) => {
-      const cwd = c.req.param("cwd");
-      if (!isAbsolute(cwd)) throw cwdNotAbsolute();
-      if (resolve(cwd) !== sessions.workspace) throw workspaceMismatch(sessions.workspace, resolve(cwd));
-      const size = parseSize(c.req.query("size"));
-      const cursor = c.req.query("cursor");
-      const offset = cursor === undefined || cursor === "" ? 0 : decodeCursor(cursor);
-      if (offset === undefined) throw invalidPageQuery("`cursor` is not a cursor returned by this daemon");
-      const live = sessions.registry.live().map((s) => summarizeLiveSession(s, sessions.mediator));
-      const persisted = (await sessions.store.list(sessions.workspace)).map((p) =>
-        persistedSessionSummary(p, sessions.workspace),
-      );
-      const page = paginate(mergeSessionSummaries(live, persisted), size, offset);
-      return c.json(await markPendingOnDisk(page, sessions.workspace, pendingOnDiskDeps(sessions)));
-    });
+  const app = new Hono();
+  mount(app, HttpRoutes.status, (c) => {
+    const sessionId = sessionIdOf(c);
+    assertSessionId(sessionId);
+    return summarizeLiveSession(sessions.require(sessionId), sessions.mediator);
+  });
+  mount(app, HttpRoutes.workspaceSessions, async (c) => {
+    const cwd = c.req.param("cwd") ?? "";
+    if (!isAbsolute(cwd)) throw cwdNotAbsolute();
+    if (resolve(cwd) !== sessions.workspace) throw workspaceMismatch(sessions.workspace, resolve(cwd));
+    const size = parseSize(c.req.query("size"));
+    const cursor = c.req.query("cursor");
+    const offset = cursor === undefined || cursor === "" ? 0 : decodeCursor(cursor);
+    if (offset === undefined) throw invalidPageQuery("`cursor` is not a cursor returned by this daemon");
+    const live = sessions.registry.live().map((s) => summarizeLiveSession(s, sessions.mediator));
+    const persisted = (await sessions.store.list(sessions.workspace)).map((p) =>
+      persistedSessionSummary(p, sessions.workspace),
+    );
+    const page = paginate(mergeSessionSummaries(live, persisted), size, offset);
+    return markPendingOnDisk(page, sessions.workspace, pendingOnDiskDeps(sessions));
+  });
+  return app;
 }
 
 function pendingOnDiskDeps(sessions: Sessions): PendingOnDiskDeps {

@@ -7,12 +7,14 @@ import { invalidTranscriptLimit } from "../http/errors.js";
 import { assertSessionId } from "../sessions/session-lookup.js";
 import type { Sessions } from "../sessions/sessions.js";
 import { transcriptEvents } from "../status/transcript-events.js";
+import { mount } from "./mount.js";
 import { sessionIdOf } from "./request.js";
 
 export const MAX_TRANSCRIPT_LIMIT = 500;
 
 export function transcriptRoutes(sessions: Sessions): Hono {
-  return new Hono().get(HttpRoutes.transcript.path, async (c) => {
+  const app = new Hono();
+  mount(app, HttpRoutes.transcript, async (c) => {
     const sessionId = sessionIdOf(c);
     assertSessionId(sessionId);
     const limit = parseLimit(c.req.query("limit"));
@@ -21,8 +23,9 @@ export function transcriptRoutes(sessions: Sessions): Hono {
         ? await wholeTranscript(sessions, sessionId)
         : await transcriptTail(sessions, sessionId, limit);
     if (events === undefined) throw sessionNotFound(sessionId);
-    return c.json({ v: 1, sessionId, events } satisfies TranscriptResponse);
+    return { v: 1, sessionId, events } satisfies TranscriptResponse;
   });
+  return app;
 }
 
 async function wholeTranscript(sessions: Sessions, sessionId: string): Promise<DaemonEvent[] | undefined> {
