@@ -4,9 +4,10 @@
 // session/sessions → interactions/conversation → net; nothing imports main, and no module imports a view.
 import { BrowserNotifier } from "./attention/browser-notifier.js";
 import { Drafts } from "./interactions/drafts.js";
-import { createApi, sessionFromHash, sessionPath, tokenFromHash } from "./net/api.js";
+import { createApi, sessionFromHash, tokenFromHash } from "./net/api.js";
 import { ClientIds, freshClientIdHint, type KeyValueStorage } from "./net/client-ids.js";
 import { openEventStream } from "./net/event-stream.js";
+import { routeUrl } from "./net/routes.js";
 import type { Clock } from "./session/controller-types.js";
 import { SessionController } from "./session/session-controller.js";
 import { SessionDirectory } from "./sessions/session-directory.js";
@@ -42,7 +43,7 @@ const controller = new SessionController({
   freshClientId: () => freshClientIdHint((b) => crypto.getRandomValues(b)),
   detach: (sessionId, clientId, leaving) => {
     // Tells the daemon this tab stopped watching (consensus votes count attached clients). Best effort.
-    fetchFn(sessionPath(sessionId, "detach"), {
+    fetchFn(routeUrl("detach", { params: { id: sessionId } }), {
       method: "POST",
       headers: { ...api.headers(clientId), "content-type": "application/json" },
       body: "{}",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, createApi, sessionFromHash, sessionPath, tokenFromHash, UnreachableError } from "./api.js";
+import { ApiError, createApi, sessionFromHash, tokenFromHash, UnreachableError } from "./api.js";
 
 describe("api", () => {
   it("takes the token from the URL fragment only", () => {
@@ -62,10 +62,5 @@ describe("api", () => {
     expect(error).toBeInstanceOf(UnreachableError);
     expect(error).not.toBeInstanceOf(ApiError);
     expect((error as Error).message).toBe("Failed to fetch");
-  });
-
-  it("escapes session ids in paths", () => {
-    expect(sessionPath("a/b", "load")).toBe("/session/a%2Fb/load");
-    expect(sessionPath("s")).toBe("/session/s");
   });
 });

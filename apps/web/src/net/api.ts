@@ -88,9 +88,3 @@ export function createApi(options: { fetch: typeof fetch; token?: string | undef
 
   return { request, headers };
 }
-
-/** `/session/<id>/<rest>` with the id escaped. */
-export function sessionPath(sessionId: string, rest?: string): string {
-  const base = `/session/${encodeURIComponent(sessionId)}`;
-  return rest ? `${base}/${rest}` : base;
-}

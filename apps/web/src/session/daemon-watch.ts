@@ -2,6 +2,7 @@
 // seconds) and say when it answers, so the page comes back as soon as the daemon does rather than at the
 // event stream's next backoff (which grows to 30 s).
 import type { Api } from "../net/api.js";
+import { callRoute } from "../net/routes.js";
 import type { Clock } from "./controller-types.js";
 
 export const PROBE_DELAYS_MS = [500, 1000, 2000, 3000, 5000];
@@ -56,7 +57,7 @@ export class DaemonWatch {
 
   async #probe(generation: number): Promise<void> {
     try {
-      await this.api.request("GET", "/health");
+      await callRoute(this.api, "health", { params: {} });
     } catch {
       // Still away (or answering oddly): try again later; the banner already says so.
       if (this.#running && generation === this.#generation) this.#schedule();

@@ -2,11 +2,12 @@
 // what each failure means (the daemon is away: pause and keep the draft; the session was lost: reload it;
 // the request is gone: drop its card). The controller hands each action the little it needs (ActionHost).
 
-import type { PermissionVoteBody, PromptAccepted, PromptBody } from "@qwen-daemon/core/protocol";
+import type { PromptBody } from "@qwen-daemon/core/protocol";
 import type { PermissionOption } from "../interactions/answers.js";
 import type { Drafts } from "../interactions/drafts.js";
-import { type Api, ApiError, sessionPath } from "../net/api.js";
+import { type Api, ApiError } from "../net/api.js";
 import { describe, isSessionLost, isUnreachable } from "../net/api-errors.js";
+import { callRoute } from "../net/routes.js";
 import type { SessionModel } from "./session-model.js";
 
 export type ActionHost = {
@@ -30,12 +31,11 @@ export async function sendPrompt(host: ActionHost, text: string): Promise<boolea
   if (!text.trim() || !sessionId || !host.canAct) return false;
   const body: PromptBody = { prompt: [{ type: "text", text }] };
   try {
-    const res = await host.api.request<PromptAccepted>(
-      "POST",
-      sessionPath(sessionId, "prompt"),
+    const res = await callRoute(host.api, "prompt", {
+      params: { id: sessionId },
       body,
-      host.clientId,
-    );
+      clientId: host.clientId,
+    });
     if (typeof res.promptId === "string") model.prompts.started(res.promptId);
     host.drafts.setComposer(sessionId, "");
     host.sent(text);
@@ -58,7 +58,11 @@ export async function sendPrompt(host: ActionHost, text: string): Promise<boolea
 export async function cancelPrompt(host: ActionHost): Promise<void> {
   if (!host.sessionId) return;
   try {
-    await host.api.request("POST", sessionPath(host.sessionId, "cancel"), {}, host.clientId);
+    await callRoute(host.api, "cancel", {
+      params: { id: host.sessionId },
+      body: {},
+      clientId: host.clientId,
+    });
   } catch (error) {
     if (isUnreachable(error)) host.unreachable(describe(error));
     else host.model.note("error", `Could not stop the turn: ${describe(error)}`);
@@ -78,12 +82,11 @@ export async function sendVote(
   model.votes.set(requestId, answers);
   const outcome = { outcome: "selected" as const, optionId: option.optionId };
   try {
-    await host.api.request(
-      "POST",
-      sessionPath(sessionId, `permission/${encodeURIComponent(requestId)}`),
-      { outcome, ...(answers ? { answers } : {}) } satisfies PermissionVoteBody,
-      host.clientId,
-    );
+    await callRoute(host.api, "vote", {
+      params: { id: sessionId, requestId },
+      body: { outcome, ...(answers ? { answers } : {}) },
+      clientId: host.clientId,
+    });
     // 200 means the answer is durable: the card can go even if the resolved event is still on its way.
     model.resolve(requestId, { outcome, ...(host.clientId ? { voterClientId: host.clientId } : {}) });
   } catch (error) {

@@ -5,20 +5,14 @@
 // (open-gate.ts). Views read it and listen to its events (view-listeners.ts); it knows nothing of the DOM. Everything with a side effect (the API, client ids, drafts, the clock, the event stream) is passed
 // in, so tests drive it with fakes.
 
-import type {
-  AttachResponse,
-  CapabilitiesResponse,
-  CreateSessionBody,
-  OpenSessionBody,
-  OpenSessionResponse,
-} from "@qwen-daemon/core/protocol";
+import type { AttachResponse, OpenSessionResponse } from "@qwen-daemon/core/protocol";
 import type { TimelineItem } from "../conversation/timeline.js";
 import type { PermissionOption, Selection } from "../interactions/answers.js";
 import type { Interaction } from "../interactions/interaction.js";
-import { sessionPath } from "../net/api.js";
 import { describe, isUnauthorized, isUnreachable } from "../net/api-errors.js";
 import type { DaemonEvent } from "../net/daemon-event.js";
 import type { EventStream } from "../net/event-stream.js";
+import { callRoute, routeUrl } from "../net/routes.js";
 import { ConnectionStatus } from "./connection-status.js";
 import type {
   Banner,
@@ -145,7 +139,7 @@ export class SessionController {
   /** Reads the daemon's capabilities (its workspace). False when it must wait (down, or a token needed). */
   async connect(): Promise<boolean> {
     try {
-      const caps = await this.#deps.api.request<CapabilitiesResponse>("GET", "/capabilities");
+      const caps = await callRoute(this.#deps.api, "capabilities", { params: {} });
       this.#workspace = typeof caps.workspaceCwd === "string" ? caps.workspaceCwd : undefined;
       if (this.#status.down) this.#leaveOutage();
       this.#listeners.emit({ type: "status" });
@@ -158,8 +152,10 @@ export class SessionController {
 
   async create(): Promise<boolean> {
     try {
-      const body: CreateSessionBody = { sessionScope: "thread" };
-      const res = await this.#deps.api.request<AttachResponse>("POST", "/session", body);
+      const res = await callRoute(this.#deps.api, "createSession", {
+        params: {},
+        body: { sessionScope: "thread" },
+      });
       this.#enter(res, NEW_SESSION_TITLE, undefined);
       this.#listeners.emit({ type: "list-changed" });
       return true;
@@ -245,12 +241,11 @@ export class SessionController {
     this.#status.set("opening");
     try {
       const hint = this.#deps.clientIds.get(sessionId) ?? this.#deps.freshClientId();
-      const res = await this.#deps.api.request<OpenSessionResponse>(
-        "POST",
-        sessionPath(sessionId, "load"),
-        {} satisfies OpenSessionBody,
-        hint,
-      );
+      const res = await callRoute(this.#deps.api, "loadSession", {
+        params: { id: sessionId },
+        body: {},
+        clientId: hint,
+      });
       const restarted =
         (reason.kind === "pick" && reason.onDisk) || (reason.kind === "recover" && reason.restarted);
       this.#enter(res, title ?? (sameSession ? this.#title : `Session ${sessionId.slice(0, 8)}`), {
@@ -336,7 +331,7 @@ export class SessionController {
     this.#stream?.close();
     const sessionId = this.#sessionId as string;
     const stream = this.#deps.openStream({
-      url: sessionPath(sessionId, "events"),
+      url: routeUrl("events", { params: { id: sessionId } }),
       headers: () => this.#deps.api.headers(this.#clientId),
       ...(lastEventId !== undefined ? { lastEventId } : {}),
       ...(epoch !== undefined ? { epoch } : {}),

@@ -2,11 +2,11 @@
 // token needed, the daemon restarted, our cursor fell out of its ring, refused), bounded automatic reloads
 // (RecoveryBudget: a daemon that keeps failing leaves the person a button, not a reload loop), and the
 // catch-up from the saved transcript when a reload could not help.
-import type { TranscriptResponse } from "@qwen-daemon/core/protocol";
-import { type Api, sessionPath } from "../net/api.js";
+import type { Api } from "../net/api.js";
 import { describe, isUnreachable } from "../net/api-errors.js";
 import type { DaemonEvent } from "../net/daemon-event.js";
 import type { StreamEnd } from "../net/event-stream.js";
+import { callRoute } from "../net/routes.js";
 import type { ConnectionStatus } from "./connection-status.js";
 import type { Clock, ControllerEvent, OpenReason } from "./controller-types.js";
 import { RecoveryBudget } from "./recovery-budget.js";
@@ -88,8 +88,10 @@ export class SessionRecovery {
     const sessionId = host.sessionId();
     if (!sessionId) return;
     try {
-      const path = sessionPath(sessionId, "transcript");
-      const res = await host.api.request<TranscriptResponse>("GET", path, undefined, host.clientId());
+      const res = await callRoute(host.api, "transcript", {
+        params: { id: sessionId },
+        clientId: host.clientId(),
+      });
       if (host.sessionId() !== sessionId) return;
       host.rebuild(replayFrames(res.events));
     } catch (error) {

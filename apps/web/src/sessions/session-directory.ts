@@ -4,6 +4,7 @@
 import type { SessionListPage } from "@qwen-daemon/core/protocol";
 import type { Api } from "../net/api.js";
 import { describe, isUnauthorized, isUnreachable } from "../net/api-errors.js";
+import { callRoute } from "../net/routes.js";
 import type { Clock } from "../session/controller-types.js";
 import type { SessionSummary } from "./session-list.js";
 import type { WaitingMemory } from "./waiting-memory.js";
@@ -57,13 +58,13 @@ export class SessionDirectory {
   async refresh(more = false): Promise<void> {
     const workspace = this.workspace();
     if (!workspace) return;
-    const cursor = more && this.nextCursor ? `&cursor=${encodeURIComponent(this.nextCursor)}` : "";
+    const cursor = more && this.nextCursor ? this.nextCursor : undefined;
     const generation = ++this.#generation;
     try {
-      const page = await this.api.request<Partial<SessionListPage>>(
-        "GET",
-        `/workspace/${encodeURIComponent(workspace)}/sessions?size=${SESSION_PAGE}${cursor}`,
-      );
+      const page: Partial<SessionListPage> = await callRoute(this.api, "workspaceSessions", {
+        params: { cwd: workspace },
+        query: { size: SESSION_PAGE, cursor },
+      });
       if (generation !== this.#generation) return;
       const fresh: SessionSummary[] = (Array.isArray(page.sessions) ? page.sessions : []).map((s) =>
         this.#withKnownName(s),

@@ -8,6 +8,7 @@ export * from "./meta.js";
 export * from "./methods.js";
 export * from "./permission.js";
 export * from "./prompts.js";
+export * from "./route-lines.js";
 export * from "./routes.js";
 export * from "./service.js";
 export * from "./sessions.js";

@@ -1,9 +1,11 @@
 // The daemon's HTTP routes as data: method, path, the body it reads and the answer it gives on success, each
 // a schema of this contract. The daemon's routes parse bodies with these schemas; its tests check every answer
-// of theirs against this table; a client types its calls by it. A new route is a row here first.
+// of theirs against this table; a client types its calls by it. A new route is a row of route-lines.ts
+// (method, path, status) and one here (its schemas).
 import type { z } from "zod";
 import { PermissionVoteBody } from "./permission.js";
 import { ContinueResponse, PendingPromptsResponse, PromptAccepted, PromptBody } from "./prompts.js";
+import { type HttpRouteLine, HttpRouteLines, type HttpRouteName } from "./route-lines.js";
 import { CapabilitiesResponse, DaemonStatusResponse, EmptyResponse, HealthResponse } from "./service.js";
 import {
   AttachResponse,
@@ -16,85 +18,42 @@ import {
   TranscriptResponse,
 } from "./sessions.js";
 
-export interface HttpRoute {
-  readonly method: "GET" | "POST" | "DELETE";
-  /** Hono-style pattern: `:name` is one path segment. */
-  readonly path: string;
+export interface HttpRoute extends HttpRouteLine {
   /** What the body must be (routes without one read any JSON object, or nothing). */
   readonly body?: z.ZodType;
   /** The success answer (204 answers have none). */
-  readonly status: 200 | 202 | 204;
   readonly response?: z.ZodType;
 }
 
+const L = HttpRouteLines;
+
 export const HttpRoutes = {
-  health: { method: "GET", path: "/health", status: 200, response: HealthResponse },
-  capabilities: { method: "GET", path: "/capabilities", status: 200, response: CapabilitiesResponse },
-  daemonStatus: { method: "GET", path: "/daemon/status", status: 200, response: DaemonStatusResponse },
-  createSession: {
-    method: "POST",
-    path: "/session",
-    body: CreateSessionBody,
-    status: 200,
-    response: AttachResponse,
-  },
-  loadSession: {
-    method: "POST",
-    path: "/session/:id/load",
-    body: OpenSessionBody,
-    status: 200,
-    response: OpenSessionResponse,
-  },
-  resumeSession: {
-    method: "POST",
-    path: "/session/:id/resume",
-    body: OpenSessionBody,
-    status: 200,
-    response: OpenSessionResponse,
-  },
-  prompt: {
-    method: "POST",
-    path: "/session/:id/prompt",
-    body: PromptBody,
-    status: 202,
-    response: PromptAccepted,
-  },
-  cancel: { method: "POST", path: "/session/:id/cancel", status: 204 },
-  continue: { method: "POST", path: "/session/:id/continue", status: 200, response: ContinueResponse },
-  status: { method: "GET", path: "/session/:id/status", status: 200, response: SessionSummary },
-  pendingPrompts: {
-    method: "GET",
-    path: "/session/:id/pending-prompts",
-    status: 200,
-    response: PendingPromptsResponse,
-  },
-  transcript: { method: "GET", path: "/session/:id/transcript", status: 200, response: TranscriptResponse },
-  heartbeat: { method: "POST", path: "/session/:id/heartbeat", status: 200, response: HeartbeatResponse },
-  detach: { method: "POST", path: "/session/:id/detach", status: 204 },
-  closeSession: { method: "DELETE", path: "/session/:id", status: 204 },
-  vote: {
-    method: "POST",
-    path: "/session/:id/permission/:requestId",
-    body: PermissionVoteBody,
-    status: 200,
-    response: EmptyResponse,
-  },
-  legacyVote: {
-    method: "POST",
-    path: "/permission/:requestId",
-    body: PermissionVoteBody,
-    status: 200,
-    response: EmptyResponse,
-  },
+  health: { ...L.health, response: HealthResponse },
+  capabilities: { ...L.capabilities, response: CapabilitiesResponse },
+  daemonStatus: { ...L.daemonStatus, response: DaemonStatusResponse },
+  createSession: { ...L.createSession, body: CreateSessionBody, response: AttachResponse },
+  loadSession: { ...L.loadSession, body: OpenSessionBody, response: OpenSessionResponse },
+  resumeSession: { ...L.resumeSession, body: OpenSessionBody, response: OpenSessionResponse },
+  prompt: { ...L.prompt, body: PromptBody, response: PromptAccepted },
+  cancel: L.cancel,
+  continue: { ...L.continue, response: ContinueResponse },
+  status: { ...L.status, response: SessionSummary },
+  pendingPrompts: { ...L.pendingPrompts, response: PendingPromptsResponse },
+  transcript: { ...L.transcript, response: TranscriptResponse },
+  heartbeat: { ...L.heartbeat, response: HeartbeatResponse },
+  detach: L.detach,
+  closeSession: L.closeSession,
+  vote: { ...L.vote, body: PermissionVoteBody, response: EmptyResponse },
+  legacyVote: { ...L.legacyVote, body: PermissionVoteBody, response: EmptyResponse },
   /** SSE (see events.ts); `?maxQueued=16..2048`, headers Last-Event-ID and X-Qwen-Client-Id. */
-  events: { method: "GET", path: "/session/:id/events", status: 200 },
-  workspaceSessions: {
-    method: "GET",
-    path: "/workspace/:cwd/sessions",
-    status: 200,
-    response: SessionListPage,
-  },
-} as const satisfies Record<string, HttpRoute>;
+  events: L.events,
+  workspaceSessions: { ...L.workspaceSessions, response: SessionListPage },
+} as const satisfies Record<HttpRouteName, HttpRoute>;
+
+/** The body a route takes, as a client writes it (any JSON object for a route without a schema). */
+export type BodyOf<R extends HttpRoute> = R extends { body: z.ZodType }
+  ? z.input<R["body"]>
+  : Record<string, unknown>;
 
 /** The success answer of a route, typed. */
 export type ResponseOf<R extends HttpRoute> = R extends { response: z.ZodType }
