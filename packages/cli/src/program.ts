@@ -56,6 +56,18 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
       });
     });
 
+  program
+    .command("link-key")
+    .description("The key that signs the answer links in notifications (docs/notifications.md)")
+    .command("rotate")
+    .description(
+      "Replace the key: every answer link sent so far stops working at once, also in a running daemon",
+    )
+    .action(async () => {
+      const { runRotateLinkKey } = await import("./commands/link-key.js");
+      await runRotateLinkKey();
+    });
+
   const serve = program.command("serve").description("Run the HTTP + SSE daemon");
   for (const spec of SERVE_FLAGS) {
     const flag = spec.type === "bool" ? `--${spec.flag}` : `--${spec.flag} <${valueName(spec)}>`;

@@ -13,10 +13,12 @@ import { notFound } from "./http/errors.js";
 import { hostGuard } from "./http/host-guard.js";
 import { createErrorHandler } from "./http/on-error.js";
 import { originGuard } from "./http/origin-guard.js";
+import type { LinkAnswers } from "./links/link-answers.js";
 import { capabilitiesRoutes } from "./routes/capabilities.js";
 import { daemonStatusRoutes } from "./routes/daemon-status.js";
 import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
+import { linkRoutes } from "./routes/links.js";
 import { permissionRoutes } from "./routes/permission.js";
 import { promptRoutes } from "./routes/prompts.js";
 import { sessionRoutes } from "./routes/sessions.js";
@@ -52,6 +54,8 @@ export type AppDeps = {
   startedAt: number;
   startup?: StartupTimings;
   log: (line: string) => void;
+  /** Answer links from notifications (`/a/:capability`); absent: those paths are 404. */
+  links?: LinkAnswers | undefined;
 };
 
 const DEFAULT_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
@@ -69,6 +73,8 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound(() => notFound().getResponse());
 
   app.use(hostGuard({ bindHostname: deps.hostname }));
+  // Before the origin and bearer checks: the capability in the path is the credential (routes/links.ts).
+  if (deps.links !== undefined) app.route("/", linkRoutes(deps.links));
   app.use(originGuard({ allowOrigins: deps.allowOrigins }));
   app.route("/", healthRoutes());
   if (deps.webRoot !== undefined) app.use(webStatic(deps.webRoot));

@@ -6,6 +6,7 @@ export type { ChannelFactory, ChannelSpec, ChildChannel, ChildExit } from "./bri
 export { DEFAULT_AGENT_PACKAGE, defaultChildCommand } from "./bridge/default-child-command.js";
 export { childArgv, forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 export { installSignalHandlers, type SignalHandlerOptions, type Stoppable } from "./lifecycle/signals.js";
+export { ensureLinkKey, linkKeyPath, rotateLinkKey } from "./links/link-key.js";
 export {
   memoryOutbox,
   NotifyEvent,

@@ -304,6 +304,23 @@ export const DAEMON_OPTION_SPECS = {
     zero: "at once",
     description: "Tell a waiting question or approval only if it is still unanswered after this long, in ms",
   },
+  linkTtlMs: {
+    type: "int",
+    flag: "link-ttl-ms",
+    default: 86_400_000,
+    min: 0,
+    max: 30 * 86_400_000,
+    zero: "no answer links in notifications",
+    description:
+      "How long the answer links in a waiting notification work, in ms (they also stop once the question is answered)",
+  },
+  allowLinkAnswers: {
+    type: "bool",
+    flag: "allow-link-answers",
+    default: false,
+    description:
+      "Let answer links from notifications answer under the designated, consensus and local-only policies too (a link answer is never local)",
+  },
   publicUrl: {
     type: "string",
     flag: "public-url",

@@ -67,6 +67,7 @@ describe("resolveDaemonOptions", () => {
     );
     expect(Object.keys(zeros).sort()).toEqual(
       [
+        "linkTtlMs",
         "maxClientsPerSession",
         "maxConnections",
         "maxEventStreams",

@@ -81,6 +81,9 @@ export const DaemonOptions = z.object({
   notifyWebhook: text(S.notifyWebhook).optional(),
   notifySecret: text(S.notifySecret).optional(),
   notifyDelayMs: int(S.notifyDelayMs).default(S.notifyDelayMs.default),
+  /** 0 = notifications carry no answer links. */
+  linkTtlMs: int(S.linkTtlMs).default(S.linkTtlMs.default),
+  allowLinkAnswers: z.boolean().default(S.allowLinkAnswers.default),
   /** Default: the address the daemon listens on. */
   publicUrl: text(S.publicUrl).optional(),
   /**

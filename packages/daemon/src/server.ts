@@ -21,6 +21,10 @@ import { oneLinePerEntry } from "./http/log-line.js";
 import { isLoopbackHostname } from "./http/loopback-host.js";
 import { startIdleReaper } from "./lifecycle/idle-reaper.js";
 import { gracefulShutdown } from "./lifecycle/shutdown.js";
+import { linkActionsMaker } from "./links/link-actions-maker.js";
+import { LinkAnswers } from "./links/link-answers.js";
+import { ensureLinkKey, LinkKey, linkKeyPath } from "./links/link-key.js";
+import { RequestWaits } from "./links/request-waits.js";
 import { fileOutbox, type NotifyOutbox, notifierFromOptions } from "./notify/index.js";
 import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
@@ -119,12 +123,31 @@ async function configureDaemon(
   let listeningUrl = "";
   // One DurableFs for every file the daemon writes (journals and outbox), so a recorder sees them all.
   const fs = durableFsFromEnv(process.env);
+  const linkBase = () => options.publicUrl ?? listeningUrl;
+  const linkKey = new LinkKey(linkKeyPath(options.qwenHome));
+  const notifying = options.notifyCommand !== undefined || options.notifyWebhook !== undefined;
+  // Created on first use: a daemon that sends notifications with answer links needs it before the first one.
+  if (notifying && options.linkTtlMs > 0 && (await ensureLinkKey(linkKey.path))) {
+    log(`qwen serve: created the answer-link key ${linkKey.path}`);
+  }
   const notifier = notifierFromOptions(options, {
     clock,
     log,
-    linkBase: () => options.publicUrl ?? listeningUrl,
+    linkBase,
     outbox: internals.notifyOutbox ?? fileOutbox(options.qwenHome, fs),
+    ...(options.linkTtlMs > 0
+      ? {
+          actionsFor: linkActionsMaker({
+            key: linkKey,
+            base: linkBase,
+            ttlMs: options.linkTtlMs,
+            clock,
+            log,
+          }),
+        }
+      : {}),
   });
+  const waits = new RequestWaits(clock);
   const storage = internals.storage ?? openSessionStorage(options.qwenHome, fs);
   // One budget for what the daemon buffers across all sessions: the rings' replay data and request bodies.
   const buffers = new BufferBudget(options.bufferBudgetMb * 1024 * 1024);
@@ -150,7 +173,18 @@ async function configureDaemon(
     clock,
     log,
     ...(token !== undefined ? { secrets: [token] } : {}),
-    ...(notifier !== undefined ? { observeEvent: (source, event) => notifier.observe(source, event) } : {}),
+    observeEvent: (source, event) => {
+      waits.observe(source.sessionId, event);
+      notifier?.observe(source, event);
+    },
+  });
+  const links = new LinkAnswers({
+    sessions,
+    key: linkKey,
+    allowLinkAnswers: options.allowLinkAnswers,
+    clock,
+    waits,
+    log,
   });
   const startedAt = clock.now();
   const startup: Record<string, number> = { configuredMs: round(performance.now() - t0) };
@@ -169,6 +203,7 @@ async function configureDaemon(
     startedAt,
     startup,
     log,
+    links,
   });
   const early = bound ?? (await listenEarly({ port: options.port, hostname: options.hostname }));
   const { server } = early;

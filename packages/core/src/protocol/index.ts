@@ -4,6 +4,7 @@
 export * from "./content.js";
 export * from "./events.js";
 export * from "./ids.js";
+export * from "./links.js";
 export * from "./meta.js";
 export * from "./methods.js";
 export * from "./permission.js";

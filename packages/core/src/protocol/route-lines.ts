@@ -30,6 +30,13 @@ export const HttpRouteLines = {
   legacyVote: { method: "POST", path: "/permission/:requestId", status: 200 },
   /** SSE (see events.ts); `?maxQueued=16..2048`, headers Last-Event-ID and X-Qwen-Client-Id. */
   events: { method: "GET", path: "/session/:id/events", status: 200 },
+  /**
+   * Answers from a notification (links.ts): `GET` shows the question with a confirm button (or the answer
+   * page) and never changes anything; `POST` answers. Both answer small HTML pages, never JSON, and need no
+   * Authorization: the capability in the path is the credential.
+   */
+  linkPage: { method: "GET", path: "/a/:capability", status: 200 },
+  linkAnswer: { method: "POST", path: "/a/:capability", status: 200 },
   workspaceSessions: { method: "GET", path: "/workspace/:cwd/sessions", status: 200 },
 } as const satisfies Record<string, HttpRouteLine>;
 

@@ -47,6 +47,8 @@ export const HttpRoutes = {
   legacyVote: { ...L.legacyVote, body: PermissionVoteBody, response: EmptyResponse },
   /** SSE (see events.ts); `?maxQueued=16..2048`, headers Last-Event-ID and X-Qwen-Client-Id. */
   events: L.events,
+  linkPage: L.linkPage,
+  linkAnswer: L.linkAnswer,
   workspaceSessions: { ...L.workspaceSessions, response: SessionListPage },
 } as const satisfies Record<HttpRouteName, HttpRoute>;
 

@@ -1,12 +1,18 @@
 // Notifications from the daemon (`--notify-command`, `--notify-webhook`): the public pieces and the one
 // function the daemon's wiring calls.
 import type { Clock } from "../events/clock.js";
-import { Notifier } from "./notifier.js";
+import { Notifier, type NotifierOptions } from "./notifier.js";
 import { fileOutbox, type NotifyOutbox } from "./outbox.js";
 import { commandSender, type Sender, webhookSender } from "./senders.js";
 
 export { Notifier, type NotifierStats } from "./notifier.js";
-export { NotifyEvent, type NotifySource, notifyEventFor, sessionLink } from "./notify-event.js";
+export {
+  NotifyEvent,
+  type NotifySource,
+  notifyEventFor,
+  offeredOptionsOf,
+  sessionLink,
+} from "./notify-event.js";
 export { fileOutbox, memoryOutbox, type NotifyOutbox, outboxPath } from "./outbox.js";
 export { commandSender, type Sender, webhookSender, webhookSignature } from "./senders.js";
 
@@ -26,6 +32,7 @@ export function notifierFromOptions(
     log: (line: string) => void;
     linkBase: () => string;
     outbox?: NotifyOutbox | undefined;
+    actionsFor?: NotifierOptions["actionsFor"];
   },
 ): Notifier | undefined {
   const senders: Sender[] = [];
@@ -40,5 +47,6 @@ export function notifierFromOptions(
     clock: io.clock,
     log: io.log,
     linkBase: io.linkBase,
+    actionsFor: io.actionsFor,
   });
 }

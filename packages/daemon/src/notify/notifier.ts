@@ -6,10 +6,11 @@
 // crashed is delivered now); it never scans sessions.
 
 import { randomUUID } from "node:crypto";
+import type { NotifyAction, OfferedPermissionOption } from "@qwen-daemon/core/protocol";
 import { DaemonEventType } from "@qwen-daemon/core/protocol";
 import type { Clock, TimerHandle } from "../events/clock.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
-import { type NotifySource, notifyEventFor } from "./notify-event.js";
+import { type NotifyEvent, type NotifySource, notifyEventFor, offeredOptionsOf } from "./notify-event.js";
 import { NotifyPlanner, type OutboxEntry, type PlanAction } from "./notify-plan.js";
 import type { NotifyOutbox } from "./outbox.js";
 import type { Sender } from "./senders.js";
@@ -23,6 +24,10 @@ export type NotifierOptions = {
   log: (line: string) => void;
   /** The address people open the web client at (read when an event is built: known once listening). */
   linkBase: () => string;
+  /** The answer actions of a waiting question or approval (links/link-actions.ts); none when absent. */
+  actionsFor?:
+    | ((event: NotifyEvent, offered: readonly OfferedPermissionOption[]) => NotifyAction[])
+    | undefined;
   newKey?: () => string;
   maxAttempts?: number;
   backoffMs?: (attempt: number) => number;
@@ -93,6 +98,8 @@ export class Notifier {
       }
       const notification = notifyEventFor(source, event, this.#options.linkBase());
       if (notification === undefined) return;
+      const actions = this.#options.actionsFor?.(notification, offeredOptionsOf(event)) ?? [];
+      if (actions.length > 0) notification.actions = actions;
       this.#persist(this.#planner.notify(notification, this.#options.clock.now()));
       this.#schedule();
     } catch (error) {

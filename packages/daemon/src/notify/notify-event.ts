@@ -2,7 +2,13 @@
 // JSON object per event, defined once here. `id` is stable: the same waiting question or approval (session +
 // tool call) always has the same id, also when a restored daemon asks it again, so a receiver can
 // deduplicate. Building it from a daemon event is pure.
-import { DaemonEventType, isQuestionToolCall, toolCallQuestions } from "@qwen-daemon/core/protocol";
+import {
+  DaemonEventType,
+  isQuestionToolCall,
+  NotifyAction,
+  type OfferedPermissionOption,
+  toolCallQuestions,
+} from "@qwen-daemon/core/protocol";
 import { z } from "zod";
 import type { DaemonEvent } from "../events/daemon-event.js";
 
@@ -49,6 +55,8 @@ export const NotifyEvent = z.object({
   paths: z.array(z.string()).optional(),
   stopReason: z.string().optional(),
   error: z.object({ message: z.string(), code: z.string().optional() }).optional(),
+  /** One-tap answers and the answer page (docs/notifications.md); absent when links are off. */
+  actions: z.array(NotifyAction).optional(),
 });
 export type NotifyEvent = z.infer<typeof NotifyEvent>;
 
@@ -146,6 +154,19 @@ export function notifyEventFor(
     };
   }
   return undefined;
+}
+
+/** The options a permission request event offers (for the answer actions), as the child sent them. */
+export function offeredOptionsOf(event: DaemonEvent): OfferedPermissionOption[] {
+  if (event.type !== DaemonEventType.permissionRequest || !Array.isArray(event.data.options)) return [];
+  return event.data.options.flatMap((o) => {
+    const option = record(o);
+    const optionId = text(option.optionId);
+    const kind = text(option.kind);
+    return optionId !== undefined && kind !== undefined
+      ? [{ optionId, kind, name: typeof option.name === "string" ? option.name : "" }]
+      : [];
+  });
 }
 
 function questionsOf(meta: Record<string, unknown>, call: Record<string, unknown>): NotifyEvent["questions"] {

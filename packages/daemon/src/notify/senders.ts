@@ -44,6 +44,10 @@ export function commandSender(
             QWEN_NOTIFY_TITLE: event.title,
             QWEN_NOTIFY_URL: event.url,
             QWEN_NOTIFY_SESSION: event.sessionId,
+            // One line per answer action, `label<TAB>url` (tabs and newlines in a label become spaces).
+            QWEN_NOTIFY_ACTIONS: (event.actions ?? [])
+              .map((a) => `${a.label.replace(/[\t\r\n]/g, " ")}\t${a.url}`)
+              .join("\n"),
           },
         });
         let stderr = "";

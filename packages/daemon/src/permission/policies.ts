@@ -15,13 +15,23 @@ import type { PermissionVote } from "./vote.js";
 export type PolicyRequest = { originatorClientId?: string | undefined; tally?: ConsensusTally | undefined };
 
 /** Who is voting: the registered client id and the socket's remote address (never a header). */
-export type PolicyVoter = { clientId?: string | undefined; remoteAddress?: string | undefined };
+export type PolicyVoter = {
+  clientId?: string | undefined;
+  remoteAddress?: string | undefined;
+  /**
+   * A link answer from a notification (docs/notifications.md): never a registered client and never local,
+   * whatever socket it came on (a reverse proxy puts it on loopback). `allowed`: `--allow-link-answers`.
+   */
+  link?: { allowed: boolean } | undefined;
+};
 
 export interface PermissionPolicyDefinition {
   /** One line for `qwen serve --help`. */
   readonly help: string;
   /** Why `voter` may not answer `request` under this policy, or undefined when it may. */
   refusal(request: PolicyRequest, voter: PolicyVoter): ForbiddenReason | undefined;
+  /** Why a link answer is refused under this policy unless `--allow-link-answers`; undefined: links may answer. */
+  readonly linkRefusal?: ForbiddenReason;
   /**
    * The state a counting policy keeps for one request, made when the request is registered from the clients
    * attached then. Undefined: every accepted vote decides at once.
@@ -42,6 +52,7 @@ export const PERMISSION_POLICY_TABLE = {
       request.originatorClientId === undefined || voter.clientId === request.originatorClientId
         ? undefined
         : "designated_mismatch",
+    linkRefusal: "designated_mismatch",
   },
   consensus: {
     help: "a quorum of the clients attached when the request was made",
@@ -50,6 +61,7 @@ export const PERMISSION_POLICY_TABLE = {
       request.tally === undefined || request.tally.mayVote(voter.clientId)
         ? undefined
         : "designated_mismatch",
+    linkRefusal: "designated_mismatch",
     // An empty electorate (nobody attached at issue time) could never reach a quorum; such a request is
     // answered first-responder instead of hanging until timeout or cancel.
     tally: (electorate, quorum) =>
@@ -58,6 +70,7 @@ export const PERMISSION_POLICY_TABLE = {
   "local-only": {
     help: "only votes arriving over a loopback socket",
     refusal: (_request, voter) => (isLoopbackAddress(voter.remoteAddress) ? undefined : "remote_not_allowed"),
+    linkRefusal: "remote_not_allowed",
   },
 } as const satisfies Record<string, PermissionPolicyDefinition>;
 
@@ -93,5 +106,17 @@ export function policyRefusal(
 ): ForbiddenReason | undefined {
   const definition = permissionPolicy(request.policy);
   if (definition === undefined) return "designated_mismatch";
+  if (voter.link !== undefined) return linkAnswerRefusal(request.policy, voter.link.allowed);
   return definition.refusal(request, voter);
+}
+
+/**
+ * Why a link answer is refused under `policy`, or undefined when it may answer: it depends on the policy and
+ * `--allow-link-answers` alone, so it can be judged before a question is asked again after a restart.
+ */
+export function linkAnswerRefusal(policy: string, allowed: boolean): ForbiddenReason | undefined {
+  const definition = permissionPolicy(policy);
+  if (definition === undefined) return "designated_mismatch";
+  if (allowed) return undefined;
+  return "linkRefusal" in definition ? definition.linkRefusal : undefined;
 }

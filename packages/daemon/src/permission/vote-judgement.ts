@@ -13,6 +13,11 @@ export type VoteJudgement =
 
 export function judgeVote(entry: PendingEntry, v: PermissionVote): VoteJudgement {
   const voter = v.clientId !== undefined ? { voterClientId: v.clientId } : {};
+  // A link answer passes the policy even to cancel: "Decline" from a notification is an answer like any other.
+  if (v.link !== undefined) {
+    const forbidden = policyRefusal(entry, v);
+    if (forbidden !== undefined) return { refused: "forbidden", reason: forbidden };
+  }
   if (v.outcome.outcome === "cancelled") {
     return { partial: false, decision: { outcome: { outcome: "cancelled" }, reason: "user", ...voter } };
   }
@@ -22,7 +27,11 @@ export function judgeVote(entry: PendingEntry, v: PermissionVote): VoteJudgement
   if (forbidden !== undefined) return { refused: "forbidden", reason: forbidden };
   return {
     // A consensus vote that does not reach the quorum is only counted; `decision` is what it settles if it does.
-    partial: entry.tally !== undefined && !entry.tally.wouldDecide(v.clientId as string, optionId),
+    // A link answer the policy lets in decides alone (it is nobody in a consensus electorate).
+    partial:
+      v.link === undefined &&
+      entry.tally !== undefined &&
+      !entry.tally.wouldDecide(v.clientId as string, optionId),
     // Under consensus the answers of the vote that reached the quorum are the ones used.
     decision: {
       outcome: { outcome: "selected", optionId },

@@ -29,4 +29,6 @@ export type PermissionVote = {
   remoteAddress?: string;
   outcome: VoteOutcome;
   answers?: Record<string, string>;
+  /** A link answer (`clientId` is then `link:<label>`, registered nowhere); see PolicyVoter. */
+  link?: { allowed: boolean };
 };

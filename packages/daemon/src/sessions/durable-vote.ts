@@ -25,14 +25,17 @@ export function voteDurably(sessions: Sessions, vote: PermissionVote): Promise<V
       : registry
           .live()
           .find((s) => mediator.pending(s.sessionId).some((p) => p.requestId === vote.requestId));
-  session?.assertClient(vote.clientId);
+  // A link answer's voter (`link:<label>`) is registered nowhere: its capability was checked instead.
+  if (vote.link === undefined) session?.assertClient(vote.clientId);
   session?.touch();
   return sessions.votesInProgress.run(vote.requestId, async () => {
     const check = mediator.checkVote(vote);
     if (check.kind === "refused") return check.result;
     if (check.kind === "partial") return mediator.commitVote(vote);
     const entry = answerEntryFor(check.request, check.decision, iso(options.clock.now()), {
-      approvals: options.restorePendingApprovals === true,
+      // A link answer to an approval is journaled whatever the switch: the journal is what makes a link
+      // single-use across restarts (links/link-answer.ts), and without the switch nothing applies it.
+      approvals: options.restorePendingApprovals === true || vote.link !== undefined,
     });
     if (entry === undefined) return mediator.commitVote(vote);
     const cwd = registry.getAny(entry.sessionId)?.workspaceCwd ?? sessions.workspace;

@@ -5,6 +5,9 @@ import { type AnswerJournal, memoryAnswerJournal } from "../answers/answer-journ
 import { createApp } from "../app.js";
 import type { Clock } from "../events/clock.js";
 import { systemClock } from "../events/clock.js";
+import { LinkAnswers } from "../links/link-answers.js";
+import type { LinkKey } from "../links/link-key.js";
+import { RequestWaits } from "../links/request-waits.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
 import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journal.js";
@@ -37,6 +40,8 @@ export type TestDaemonOptions = {
   webRoot?: string;
   /** Default: no cap. */
   maxEventStreams?: number;
+  /** Serve answer links (`/a/:capability`) checked with this key. */
+  links?: { key: LinkKey; allowLinkAnswers?: boolean; maxFailures?: number };
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies in tests are asserted field by field
@@ -71,6 +76,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   const log = (line: string) => logs.push(line);
   const clock = options.clock ?? systemClock;
   const agent = new ScriptedAgent(options.agent);
+  const waits = new RequestWaits(clock);
   const sessions = new Sessions({
     workspace: options.workspace ?? TEST_WORKSPACE,
     restoreAskUserQuestion: options.restoreAskUserQuestion ?? false,
@@ -90,7 +96,19 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     clock,
     log,
     checkEvents: true,
+    observeEvent: (source, event) => waits.observe(source.sessionId, event),
   });
+  const links =
+    options.links &&
+    new LinkAnswers({
+      sessions,
+      key: options.links.key,
+      allowLinkAnswers: options.links.allowLinkAnswers ?? false,
+      clock,
+      waits,
+      log,
+      ...(options.links.maxFailures !== undefined ? { maxFailures: options.links.maxFailures } : {}),
+    });
   const app = createApp({
     sessions,
     hostname: options.hostname ?? "127.0.0.1",
@@ -103,6 +121,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     heartbeatMs: 0,
     startedAt: clock.now(),
     log,
+    links,
   });
   const request: TestDaemon["request"] = async (method, path, init = {}) => {
     const headers: Record<string, string> = {};

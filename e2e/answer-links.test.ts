@@ -1,0 +1,228 @@
+// Answers from a notification with real processes: a loopback "phone" (harness/phone.ts) gets the webhook and
+// follows its actions through a reverse proxy that serves the daemon under /qwen/ (`--public-url`). A POST
+// answers; a GET alone changes nothing; a second use is refused with the first answer shown; tampered,
+// expired and foreign capabilities change nothing; the daemon SIGKILLed between the notification and the tap:
+// the tap still answers and the same turn goes on; an approval tapped "Allow once" runs exactly once; the
+// permission policies are honoured.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { OpenAIChatRequest } from "@qwen-daemon/core";
+import {
+  askUserQuestionCall,
+  DEFAULT_QUESTION,
+  type FakeReply,
+  lastMessage,
+  messageText,
+  reply,
+} from "@qwen-daemon/core/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { signCapability } from "../packages/daemon/src/links/capability.js";
+import type { DaemonProcess } from "./harness/daemon-process.js";
+import { useE2eWorld } from "./harness/e2e-world.js";
+import { type Notification, Phone } from "./harness/phone.js";
+import { answeredText } from "./harness/protocol-texts.js";
+import { askQuestion } from "./harness/question-scenario.js";
+import { createSession, getStatus, openEvents, sendPrompt } from "./harness/session-api.js";
+import { readLedger, readTranscript } from "./harness/session-files.js";
+
+const COUNTER = "counter.txt";
+
+function model(request: OpenAIChatRequest): FakeReply {
+  const last = lastMessage(request);
+  if (last?.role === "tool") return reply.text(`Noted: ${messageText(last)}`);
+  const text = messageText(last);
+  if (text.startsWith("RUN")) {
+    return reply.toolCalls([{ name: "run_shell_command", args: { command: `echo ran >> ${COUNTER}` } }]);
+  }
+  if (text.includes("ASK")) return askUserQuestionCall([DEFAULT_QUESTION], { text: "A question first." });
+  return reply.text("Done.");
+}
+
+const world = useE2eWorld(() => model);
+const phones: Phone[] = [];
+afterEach(() => {
+  for (const p of phones.splice(0)) p.close();
+});
+
+async function phoneAndDaemon(
+  args: string[] = [],
+): Promise<{ phone: Phone; daemon: DaemonProcess; args: string[] }> {
+  const phone = await Phone.start();
+  phones.push(phone);
+  const all = ["--notify-webhook", phone.hookUrl, "--public-url", `${phone.publicUrl}/`, ...args];
+  const daemon = await world.env.startDaemon(all);
+  phone.target = daemon.url;
+  return { phone, daemon, args: all };
+}
+
+const waitingFor = (toolCallId: string) => (n: Notification) =>
+  (n.type === "question_waiting" || n.type === "approval_waiting") && n.toolCallId === toolCallId;
+
+const action = (n: Notification, label: string) => {
+  const found = n.actions?.find((a) => a.label === label);
+  if (!found) throw new Error(`no action ${label} in ${JSON.stringify(n.actions)}`);
+  return found;
+};
+
+function linkKey(): Buffer {
+  return Buffer.from(readFileSync(join(world.env.qwenHome, "notify", "link-key"), "utf8").trim(), "hex");
+}
+
+/** The tool results the model was given, in order. */
+const toolResults = () =>
+  world.server.requests.flatMap((r) => {
+    const last = r.messages.at(-1);
+    return last?.role === "tool" ? [messageText(last)] : [];
+  });
+
+describe("answer links from notifications", () => {
+  it("a POST answers; GET alone changes nothing; later uses show the first answer; bad capabilities change nothing", async () => {
+    const { phone, daemon } = await phoneAndDaemon();
+    const asked = await askQuestion(daemon);
+    const told = await phone.until(waitingFor(asked.callId), "question_waiting");
+    expect(told.actions?.map((a) => [a.label, a.method])).toEqual([
+      ["Blue", "POST"],
+      ["Green", "POST"],
+      ["Decline", "POST"],
+    ]);
+    for (const a of told.actions ?? []) expect(a.url.startsWith(`${phone.publicUrl}/a/v1.`)).toBe(true);
+
+    // A link preview or a curious tap: GET shows the question and the choice, and changes nothing.
+    const green = action(told, "Green");
+    const preview = await phone.tap(green.url, "GET");
+    expect(preview.status).toBe(200);
+    expect(preview.html).toContain("Which color should the button be?");
+    expect(preview.html).toContain("Confirm: Green");
+    expect((await getStatus(daemon, asked.sessionId)).isWaitingForUserQuestion).toBe(true);
+
+    // Tampered (another label), expired, foreign (another key), junk: plain pages, nothing changes.
+    const token = green.url.split("/a/")[1] as string;
+    const [v, payload, sig] = token.split(".") as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    const tampered = `${v}.${Buffer.from(JSON.stringify({ ...claims, l: "Blue" })).toString("base64url")}.${sig}`;
+    const expired = signCapability(linkKey(), { ...claims, e: Math.floor(Date.now() / 1000) - 60 });
+    const foreign = signCapability(randomBytes(32), claims);
+    for (const [bad, status] of [
+      [tampered, 404],
+      [expired, 410],
+      [foreign, 404],
+      ["v1.junk", 404],
+    ] as const) {
+      const tap = await phone.tap(`${phone.publicUrl}/a/${bad}`);
+      expect(tap.status, bad).toBe(status);
+      expect(tap.html).toContain("Nothing was changed.");
+    }
+    expect((await getStatus(daemon, asked.sessionId)).isWaitingForUserQuestion).toBe(true);
+
+    // The tap: 200 with a page, no redirect; the model gets the answer and the turn ends.
+    const answered = await phone.tap(green.url);
+    expect(answered.status).toBe(200);
+    expect(answered.html).toContain("Green");
+    await asked.events.waitForEvent("turn_complete");
+    expect(toolResults()).toEqual([answeredText([["Color", "Green"]])]);
+
+    // Every later use, on any action of that question, shows the first answer, by whom and when.
+    for (const again of [green, action(told, "Blue"), action(told, "Decline")]) {
+      const tap = await phone.tap(again.url);
+      expect(tap.status).toBe(409);
+      expect(tap.html).toMatch(
+        /already answered with <strong>Green<\/strong> by link:Green at \d{4}-\d\d-\d\dT/,
+      );
+    }
+    expect(toolResults()).toHaveLength(1);
+    await asked.events.close();
+  }, 90_000);
+
+  it("the daemon SIGKILLed between the notification and the tap: the tap answers and the same turn goes on", async () => {
+    const { phone, daemon, args } = await phoneAndDaemon(["--restore-ask-user-question"]);
+    const asked = await askQuestion(daemon);
+    const told = await phone.until(waitingFor(asked.callId), "question_waiting");
+    await asked.events.close();
+    await daemon.kill9();
+
+    // A new daemon on the same storage; nobody loads the session: the tap does.
+    const second = await world.env.startDaemon(args);
+    phone.target = second.url;
+    const preview = await phone.tap(action(told, "Blue").url, "GET");
+    expect(preview.status).toBe(200);
+    expect(preview.html).toContain("Confirm: Blue");
+    const tap = await phone.tap(action(told, "Blue").url);
+    expect(tap.status, tap.html).toBe(200);
+    await expect.poll(toolResults, { timeout: 30_000 }).toEqual([answeredText([["Color", "Blue"]])]);
+
+    // The same turn: the answer is the question's real tool result, the model's reply follows it, and no new
+    // user message was written; the original prompt is closed in the ledger.
+    await expect
+      .poll(
+        () => readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId).at(-1)?.message?.parts,
+        { timeout: 30_000 },
+      )
+      .toEqual([{ text: `Noted: ${answeredText([["Color", "Blue"]])}` }]);
+    const transcript = readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId);
+    expect(transcript.filter((r) => r.type === "user")).toHaveLength(1);
+    const result = transcript.find((r) => r.type === "tool_result");
+    expect(JSON.stringify(result?.message?.parts)).toContain(asked.callId);
+    expect(readLedger(world.env.qwenHome, world.env.workspace, asked.sessionId)[0]?.promptId).toBe(
+      asked.promptId,
+    );
+
+    // Used again after all that: refused with the first answer.
+    const again = await phone.tap(action(told, "Green").url);
+    expect(again.status).toBe(409);
+    expect(again.html).toContain("<strong>Blue</strong> by link:Blue");
+  }, 120_000);
+
+  it("an approval tapped Allow once (twice at once) runs exactly once", async () => {
+    const { phone, daemon } = await phoneAndDaemon();
+    const { sessionId, clientId } = await createSession(daemon);
+    const events = await openEvents(daemon, sessionId);
+    await sendPrompt(daemon, sessionId, clientId, "RUN it");
+    const request = await events.waitForEvent("permission_request");
+    const data = request.json?.data as { toolCall?: { toolCallId?: string } } | undefined;
+    const callId = String(data?.toolCall?.toolCallId);
+    const told = await phone.until(waitingFor(callId), "approval_waiting");
+    expect(told.type).toBe("approval_waiting");
+    const labels = told.actions?.map((a) => a.label) ?? [];
+    expect(labels.slice(0, 2)).toEqual(["Allow once", "Reject"]);
+    const once = action(told, "Allow once").url;
+    const taps = await Promise.all([phone.tap(once), phone.tap(once), phone.tap(action(told, "Reject").url)]);
+    expect(taps.map((t) => t.status).sort()).toEqual([200, 409, 409]);
+    expect(taps.find((t) => t.status === 200)?.html).toContain("Allowed once");
+    await events.waitForEvent("turn_complete");
+    expect(readFileSync(join(world.env.workspace, COUNTER), "utf8")).toBe("ran\n");
+    await events.close();
+  }, 90_000);
+
+  it("designated and local-only refuse link answers, also through a loopback proxy; --allow-link-answers lets them", async () => {
+    for (const policy of ["designated", "local-only"]) {
+      const { phone, daemon } = await phoneAndDaemon(["--permission-policy", policy]);
+      const asked = await askQuestion(daemon);
+      const told = await phone.until(waitingFor(asked.callId), "question_waiting");
+      const refused = await phone.tap(action(told, "Blue").url);
+      expect(refused.status, policy).toBe(403);
+      expect(refused.html).toContain("--allow-link-answers");
+      expect((await getStatus(daemon, asked.sessionId)).isWaitingForUserQuestion).toBe(true);
+      await asked.events.close();
+      await daemon.kill9();
+    }
+    const { phone, daemon } = await phoneAndDaemon([
+      "--permission-policy",
+      "designated",
+      "--allow-link-answers",
+    ]);
+    const asked = await askQuestion(daemon);
+    const told = await phone.until(waitingFor(asked.callId), "question_waiting");
+    expect((await phone.tap(action(told, "Blue").url)).status).toBe(200);
+    await asked.events.waitForEvent("turn_complete");
+    await asked.events.close();
+  }, 120_000);
+
+  it("keeps the key private: mode 0600 in the daemon's storage", async () => {
+    await phoneAndDaemon();
+    const path = join(world.env.qwenHome, "notify", "link-key");
+    expect(existsSync(path)).toBe(true);
+    const { statSync } = await import("node:fs");
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  }, 60_000);
+});
