@@ -13,7 +13,7 @@ import type { LinkCapability, PermissionVoteBody } from "@qwen-daemon/core/proto
 import type { JournalEntry } from "../answers/answer-record.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import type { Clock } from "../events/clock.js";
-import { HttpError } from "../http/http-error.js";
+import { DaemonError } from "../errors/daemon-error.js";
 import type { PendingPermission } from "../permission/mediator.js";
 import { linkAnswerRefusal } from "../permission/policies.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "../sessions/answer-replay.js";
@@ -186,7 +186,7 @@ export class LinkAnswers {
         link: { allowed: this.#o.allowLinkAnswers },
       });
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      if (!(error instanceof DaemonError)) throw error;
       return messagePage(503, "Not saved", "Your answer could not be saved. Try again.");
     }
     if (result.kind === "resolved") return answeredPage(view, answerText(vote, view));
