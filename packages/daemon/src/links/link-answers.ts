@@ -12,8 +12,8 @@ import type { TranscriptRecord } from "@qwen-daemon/core";
 import type { LinkCapability, PermissionVoteBody } from "@qwen-daemon/core/protocol";
 import type { JournalEntry } from "../answers/answer-record.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
-import type { Clock } from "../events/clock.js";
 import { DaemonError } from "../errors/daemon-error.js";
+import type { Clock } from "../events/clock.js";
 import type { PendingPermission } from "../permission/mediator.js";
 import { linkAnswerRefusal } from "../permission/policies.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "../sessions/answer-replay.js";
@@ -132,7 +132,10 @@ export class LinkAnswers {
     let clientId: string | undefined;
     try {
       try {
-        clientId = (await openSession(sessions, "resume", cap.s, sessions.workspace, undefined)).clientId;
+        // With a client id, as a client's load would carry: a restore is admitted only for someone attached.
+        // The daemon mints the id it attaches (the nonce is base64url, a valid client id).
+        const requested = `link:${cap.n}`;
+        clientId = (await openSession(sessions, "resume", cap.s, sessions.workspace, requested)).clientId;
       } catch (error) {
         this.#o.log(`qwen serve: answer link: could not open ${cap.s}: ${String(error)}`);
         return messagePage(503, "Cannot be asked again", "The session could not be opened. Try again later.");
