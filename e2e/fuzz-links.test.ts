@@ -2,8 +2,10 @@
 // malformed, mutated, foreign, oversized and odd-method requests from other loopback addresses (127.0.2.x, so
 // their failures are rate-limited apart from the phone's), then concurrent taps on every action of the
 // question (exactly one wins), then replays of every link (all refused with the first answer). Never a 5xx,
-// and nothing the hostile requests did changes the question. QWEN_FUZZ_SEED picks the run.
+// and nothing the hostile requests did changes the question. QWEN_FUZZ_SEED picks the run,
+// QWEN_FUZZ_LINK_REQUESTS its size, QWEN_FUZZ_LOG=<file> writes every request and its status there.
 import { randomBytes } from "node:crypto";
+import { appendFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import {
   askUserQuestionCall,
@@ -21,7 +23,7 @@ import { askQuestion } from "./harness/question-scenario.js";
 import { getStatus } from "./harness/session-api.js";
 
 const SEED = Number(process.env.QWEN_FUZZ_SEED ?? 0x11a5);
-const HOSTILE = Number(process.env.QWEN_FUZZ_LINK_REQUESTS ?? 600);
+const HOSTILE = Number(process.env.QWEN_FUZZ_LINK_REQUESTS ?? 2000);
 const RACERS = 12;
 
 const world = useE2eWorld(() => (request) => {
@@ -94,7 +96,8 @@ function hostilePath(rng: Prng, valid: readonly string[], key: Buffer): string {
     case 4:
       return `/a/${token}${rng.string(rng.int(1, 20))}`;
     case 5:
-      return `/a/${v}.${rng.pick(valid).split(".")[1]}.${sig}`;
+      // Another link's payload under this one's signature.
+      return `/a/${v}.${rng.pick(valid.filter((t) => t !== token)).split(".")[1]}.${sig}`;
     case 6:
       return `/a/${signCapability(randomBytes(32), claims)}`;
     case 7:
@@ -155,6 +158,7 @@ describe("fuzz: answer links", () => {
         const from = `127.0.2.${rng.int(1, 60)}`;
         const res = await send(daemon.url, method, path, from, body, type);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (process.env.QWEN_FUZZ_LOG) appendFileSync(process.env.QWEN_FUZZ_LOG, `${method} ${res.status} ${path}\n`);
         if (res.status >= 500)
           fiveHundreds.push(`${method} ${path.slice(0, 120)} -> ${res.status} ${res.body.slice(0, 200)}`);
       }

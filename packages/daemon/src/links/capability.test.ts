@@ -49,6 +49,26 @@ describe("answer-link capabilities", () => {
     }
   });
 
+  it("refuses every other spelling of the signature, also one that decodes to the same bytes", () => {
+    const token = signCapability(key, capability);
+    const last = token.at(-1) as string;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const sameBytes = [...alphabet].filter(
+      (c) =>
+        c !== last &&
+        Buffer.from(`${token.split(".")[2]?.slice(0, -1)}${c}`, "base64url").equals(
+          Buffer.from(token.split(".")[2] as string, "base64url"),
+        ),
+    );
+    expect(sameBytes.length).toBeGreaterThan(0);
+    for (const c of sameBytes) {
+      expect(verifyCapability(key, `${token.slice(0, -1)}${c}`, 0)).toEqual({
+        ok: false,
+        problem: "bad_signature",
+      });
+    }
+  });
+
   it("a signed payload that is not a capability is refused", () => {
     const payload = Buffer.from(JSON.stringify({ v: 1, s: "x" })).toString("base64url");
     const sig = createHmac("sha256", key).update(`v1.${payload}`).digest("base64url");

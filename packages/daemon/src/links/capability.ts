@@ -39,8 +39,10 @@ export function verifyCapability(key: Buffer, token: string, nowSeconds: number)
   if (version !== VERSION || !BASE64URL.test(payload) || !BASE64URL.test(signature)) {
     return { ok: false, problem: "malformed" };
   }
-  const expected = Buffer.from(mac(key, payload), "base64url");
-  const given = Buffer.from(signature, "base64url");
+  // The text is compared, not the decoded bytes: base64url's last character has spare bits, so several
+  // spellings decode to the same signature, and a changed link must never work.
+  const expected = Buffer.from(mac(key, payload));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, problem: "bad_signature" };
   }
