@@ -158,7 +158,8 @@ describe("fuzz: answer links", () => {
         const from = `127.0.2.${rng.int(1, 60)}`;
         const res = await send(daemon.url, method, path, from, body, type);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (process.env.QWEN_FUZZ_LOG) appendFileSync(process.env.QWEN_FUZZ_LOG, `${method} ${res.status} ${path}\n`);
+        if (process.env.QWEN_FUZZ_LOG)
+          appendFileSync(process.env.QWEN_FUZZ_LOG, `${method} ${res.status} ${path}\n`);
         if (res.status >= 500)
           fiveHundreds.push(`${method} ${path.slice(0, 120)} -> ${res.status} ${res.body.slice(0, 200)}`);
       }
