@@ -4,6 +4,7 @@
 // expired and foreign capabilities change nothing; the daemon SIGKILLed between the notification and the tap:
 // the tap still answers and the same turn goes on; an approval tapped "Allow once" runs exactly once; the
 // permission policies are honoured.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +19,7 @@ import {
 } from "@qwen-daemon/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { signCapability } from "../packages/daemon/src/links/capability.js";
-import type { DaemonProcess } from "./harness/daemon-process.js";
+import { CLI_ENTRY, type DaemonProcess } from "./harness/daemon-process.js";
 import { useE2eWorld } from "./harness/e2e-world.js";
 import { type Notification, Phone } from "./harness/phone.js";
 import { answeredText } from "./harness/protocol-texts.js";
@@ -217,6 +218,23 @@ describe("answer links from notifications", () => {
     await asked.events.waitForEvent("turn_complete");
     await asked.events.close();
   }, 120_000);
+
+  it("qwen link-key rotate stops every link sent before, at once, in the running daemon", async () => {
+    const { phone, daemon } = await phoneAndDaemon();
+    const asked = await askQuestion(daemon);
+    const told = await phone.until(waitingFor(asked.callId), "question_waiting");
+    const rotated = spawnSync(process.execPath, [CLI_ENTRY, "link-key", "rotate"], {
+      env: { ...process.env, QWEN_HOME: world.env.qwenHome },
+      encoding: "utf8",
+    });
+    expect(rotated.status, rotated.stderr).toBe(0);
+    expect(rotated.stdout).toContain("rotated the answer-link key");
+    const tap = await phone.tap(action(told, "Blue").url);
+    expect(tap.status).toBe(404);
+    expect(tap.html).toContain("its key was rotated");
+    expect((await getStatus(daemon, asked.sessionId)).isWaitingForUserQuestion).toBe(true);
+    await asked.events.close();
+  }, 60_000);
 
   it("keeps the key private: mode 0600 in the daemon's storage", async () => {
     await phoneAndDaemon();

@@ -127,7 +127,11 @@ async function configureDaemon(
   const linkKey = new LinkKey(linkKeyPath(options.qwenHome));
   const notifying = options.notifyCommand !== undefined || options.notifyWebhook !== undefined;
   // Created on first use: a daemon that sends notifications with answer links needs it before the first one.
-  if (notifying && options.linkTtlMs > 0 && (await ensureLinkKey(linkKey.path))) {
+  if (
+    notifying &&
+    options.linkTtlMs > 0 &&
+    (await ensureLinkKey(linkKey.path, { root: options.qwenHome, fs }))
+  ) {
     log(`qwen serve: created the answer-link key ${linkKey.path}`);
   }
   const notifier = notifierFromOptions(options, {

@@ -17,8 +17,9 @@ type Asked = "question" | "edit";
 async function world(
   options: { ask?: Asked; policy?: PermissionPolicy; allow?: boolean; maxFailures?: number } = {},
 ) {
-  const path = linkKeyPath(mkdtempSync(join(tmpdir(), "links-route-")));
-  await ensureLinkKey(path);
+  const root = mkdtempSync(join(tmpdir(), "links-route-"));
+  const path = linkKeyPath(root);
+  await ensureLinkKey(path, { root });
   const key = new LinkKey(path);
   const answers: Record<string, unknown>[] = [];
   const d = createTestDaemon({
