@@ -17,7 +17,7 @@ import {
   messageText,
   reply,
 } from "@qwen-daemon/core/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signCapability } from "../packages/daemon/src/links/capability.js";
 import { CLI_ENTRY, type DaemonProcess } from "./harness/daemon-process.js";
 import { useE2eWorld } from "./harness/e2e-world.js";
@@ -70,9 +70,13 @@ function linkKey(): Buffer {
   return Buffer.from(readFileSync(join(world.env.qwenHome, "notify", "link-key"), "utf8").trim(), "hex");
 }
 
-/** The tool results the model was given, in order. */
+/** The tool results the model was given in this test, in order (the fake model serves the whole file). */
+let firstRequest = 0;
+beforeEach(() => {
+  firstRequest = world.server.requests.length;
+});
 const toolResults = () =>
-  world.server.requests.flatMap((r) => {
+  world.server.requests.slice(firstRequest).flatMap((r) => {
     const last = r.messages.at(-1);
     return last?.role === "tool" ? [messageText(last)] : [];
   });
@@ -156,7 +160,10 @@ describe("answer links from notifications", () => {
     // user message was written; the original prompt is closed in the ledger.
     await expect
       .poll(
-        () => readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId).at(-1)?.message?.parts,
+        () =>
+          readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId)
+            .filter((r) => r.type !== "system")
+            .at(-1)?.message?.parts,
         { timeout: 30_000 },
       )
       .toEqual([{ text: `Noted: ${answeredText([["Color", "Blue"]])}` }]);
