@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,14 +22,16 @@ describe("the link key", () => {
     expect(readFileSync(path, "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
   });
 
-  it("two daemons starting at once agree on one key", async () => {
+  it("concurrent first uses leave one valid key that every reader sees; a file holding no key is replaced", async () => {
     const root = mkdtempSync(join(tmpdir(), "link-key-"));
     const path = linkKeyPath(root);
-    const made = await Promise.all([
-      ensureLinkKey(path, { root }),
-      ensureLinkKey(path, { root }),
-      ensureLinkKey(path, { root }),
-    ]);
-    expect(made.filter(Boolean)).toHaveLength(1);
+    const made = await Promise.all([ensureLinkKey(path, { root }), ensureLinkKey(path, { root })]);
+    expect(made).toContain(true);
+    const key = new LinkKey(path).current();
+    expect(key).toHaveLength(32);
+    writeFileSync(path, "not a key\n");
+    expect(new LinkKey(path).current()).toBeUndefined();
+    expect(await ensureLinkKey(path, { root })).toBe(true);
+    expect(new LinkKey(path).current()).toHaveLength(32);
   });
 });

@@ -1,14 +1,14 @@
 // The daemon's link key: 32 random bytes (hex) that sign the capabilities in action URLs, kept in
 // `$QWEN_HOME/notify/link-key` with mode 0600. Created on first use and replaced by `qwen link-key rotate`,
-// both durably through core's DurableFs (the folders up to QWEN_HOME made durable; the bytes fsynced before the
-// name appears: an exclusive hard link for a creation, so two daemons starting at once agree on one key, and
-// DurableFs's replaceFile for a rotation; then the folder fsynced). A
-// rotation makes every link signed before it unusable, at once: the daemon reads the file again whenever it
-// changed (size, mtime or inode) before it signs or checks a capability.
+// both through core's DurableFs (replaceFile: a temp file written and fsynced, renamed into place, the folder
+// fsynced, the folders up to QWEN_HOME made durable), so a power cut leaves the old key or the new one. A file
+// that holds no key (a hand edit) is replaced on first use: nothing can have been signed with it. Two daemons
+// starting at once on one QWEN_HOME may each write one; the last rename wins and both read it. A rotation makes every link signed
+// before it unusable, at once: the daemon reads the file again whenever it changed (size, mtime or inode)
+// before it signs or checks a capability.
 import { randomBytes } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { link, open, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { DurableFs } from "@qwen-daemon/core";
 
 const KEY_BYTES = 32;
@@ -21,27 +21,15 @@ export function linkKeyPath(qwenHome: string): string {
 /** Where the key lives and how it is written: `root` is QWEN_HOME (the storage's root). */
 export type LinkKeyStore = { root: string; fs?: DurableFs };
 
-/** Makes the key if there is none; resolves once it is durable. Returns whether it made it. */
+/** Makes the key if there is none (or the file holds none); resolves once it is durable. True when it made it. */
 export async function ensureLinkKey(path: string, store: LinkKeyStore): Promise<boolean> {
   try {
     readKey(path);
     return false;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (!(error instanceof NotAKeyError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  const fs = store.fs ?? new DurableFs();
-  await fs.ensureDirectory(dirname(path), { root: store.root });
-  const temp = await writeTemp(path);
-  try {
-    // Exclusive: a key another process made meanwhile is kept, never overwritten.
-    await link(temp, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return false;
-  } finally {
-    await rm(temp, { force: true });
-  }
-  await fs.syncDirectory(dirname(path));
+  await (store.fs ?? new DurableFs()).replaceFile(path, newKeyText(), { root: store.root, fileMode: 0o600 });
   return true;
 }
 
@@ -87,7 +75,7 @@ export class LinkKey {
 
 function readKey(path: string): Buffer {
   const text = readFileSync(path, "utf8").trim();
-  if (!KEY_TEXT.test(text)) throw new Error(`${path} does not hold a link key (64 hex digits)`);
+  if (!KEY_TEXT.test(text)) throw new NotAKeyError(path);
   return Buffer.from(text, "hex");
 }
 
@@ -95,16 +83,9 @@ function newKeyText(): string {
   return `${randomBytes(KEY_BYTES).toString("hex")}\n`;
 }
 
-async function writeTemp(path: string): Promise<string> {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const handle = await open(temp, "wx", 0o600);
-  try {
-    await handle.writeFile(newKeyText());
-    // The mode asked at creation is masked by the umask; set it outright.
-    await handle.chmod(0o600);
-    await handle.sync();
-  } finally {
-    await handle.close();
+class NotAKeyError extends Error {
+  constructor(path: string) {
+    super(`${path} does not hold a link key (64 hex digits)`);
+    this.name = "NotAKeyError";
   }
-  return temp;
 }

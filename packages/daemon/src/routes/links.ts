@@ -7,6 +7,7 @@ import { type Context, Hono } from "hono";
 import { socketRemoteAddress } from "../http/remote-address.js";
 import type { LinkAnswers } from "../links/link-answers.js";
 import { messagePage, type Page } from "../links/link-pages.js";
+import { mount } from "./mount.js";
 
 /** The answer page's form is small; anything beyond this is refused unread. */
 export const MAX_LINK_FORM_BYTES = 64 * 1024;
@@ -27,15 +28,17 @@ function send(c: Context, page: Page): Response {
 
 export function linkRoutes(links: LinkAnswers): Hono {
   const address = (c: Context) => socketRemoteAddress(c) ?? "unknown";
-  return new Hono()
-    .get(HttpRoutes.linkPage.path, async (c) =>
-      send(c, await links.show(c.req.param("capability"), address(c))),
-    )
-    .post(HttpRoutes.linkAnswer.path, async (c) => {
-      const form = await readForm(c);
-      if (form === undefined) return send(c, messagePage(413, "Too large", "This request is too large."));
-      return send(c, await links.answer(c.req.param("capability"), address(c), form));
-    });
+  const app = new Hono();
+  mount(app, HttpRoutes.linkPage, async (c) =>
+    send(c, await links.show(c.req.param("capability") as string, address(c))),
+  );
+  // The answer page's form is read here (urlencoded, capped), never through the JSON body reader.
+  mount(app, HttpRoutes.linkAnswer, async (c) => {
+    const form = await readForm(c);
+    if (form === undefined) return send(c, messagePage(413, "Too large", "This request is too large."));
+    return send(c, await links.answer(c.req.param("capability") as string, address(c), form));
+  });
+  return app;
 }
 
 /** The urlencoded form of the body (empty for any other body), or undefined when it is too large. */
