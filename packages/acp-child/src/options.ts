@@ -1,5 +1,7 @@
 // The child's own switches. The cli parses its flags and passes these options; `parseAcpArgv` serves the
-// package's own bin (tests, `QWEN_CLI_ENTRY`) with the same gating rule as the cli.
+// package's own bin (tests, `QWEN_CLI_ENTRY`) with the same gating rule as the cli. The restore switches and
+// their flags are the rows of the contract's restore-kind table.
+import { RESTORE_FLAGS, RESTORE_KINDS, restoreSwitchesFromArgv } from "@qwen-daemon/core/protocol";
 
 export interface AcpChildOptions {
   /** docs/restore.md: re-hang a trailing unanswered ask_user_question on load/resume. Default false. */
@@ -22,26 +24,31 @@ export type ParsedAcpArgv =
   | { kind: "version" }
   | { kind: "error"; message: string };
 
-const KNOWN_FLAGS = new Set([
-  "--acp",
-  "--restore-ask-user-question",
-  "--restore-pending-approvals",
-  "--experimental-lsp",
-]);
+const KNOWN_FLAGS = new Set(["--acp", ...RESTORE_FLAGS, "--experimental-lsp"]);
 
-/** What `qwen-acp --help` prints. */
-export const ACP_USAGE = `Usage: qwen-acp --acp [--restore-ask-user-question] [--restore-pending-approvals] [--experimental-lsp]
+/** One option of the help: the flag in a column, the text wrapped beside it. */
+function helpLine(flag: string, text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > 72) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.map((l, i) => `  ${(i === 0 ? flag : "").padEnd(31)}${l}`).join("\n");
+}
+
+/** What `qwen-acp --help` prints (the restore options from the contract's restore-kind table). */
+export const ACP_USAGE = `Usage: qwen-acp --acp ${RESTORE_FLAGS.map((f) => `[${f}]`).join(" ")} [--experimental-lsp]
 
 An Agent Client Protocol agent on stdio: JSON-RPC 2.0 messages, one per line, in on stdin and out on stdout
 (diagnostics go to stderr). An ACP client (an editor, or qwen serve) starts it and talks to it.
 
 Options:
   --acp                          run as an ACP agent (required: it is the only mode of this program)
-  --restore-ask-user-question    on session/load and session/resume, ask a question that was left
-                                 unanswered again instead of failing it
-  --restore-pending-approvals    on session/load and session/resume, ask a tool approval (command, edit,
-                                 MCP tool) that was left unanswered again; a tool that had started is
-                                 never run again, its result is reported as unknown
+${RESTORE_KINDS.map((kind) => helpLine(kind.flag, kind.agentHelp)).join("\n")}
   --experimental-lsp             accepted and recorded (no LSP features yet)
   -h, --help                     print this help
   -v, --version                  print the version
@@ -52,9 +59,8 @@ Environment:
 `;
 
 /**
- * Parses `--acp [--restore-ask-user-question] [--restore-pending-approvals] [--experimental-lsp]`. The restore
- * switches mean something only
- * together with `--acp` (a run without the ACP channel has nobody to re-ask, and skipping repair there would
+ * Parses `--acp [restore flags] [--experimental-lsp]`. The restore switches mean something only together
+ * with `--acp` (a run without the ACP channel has nobody to re-ask, and skipping repair there would
  * wedge the session), so without `--acp` it is an error here rather than silently ignored.
  */
 export function parseAcpArgv(argv: readonly string[]): ParsedAcpArgv {
@@ -67,10 +73,6 @@ export function parseAcpArgv(argv: readonly string[]): ParsedAcpArgv {
     return { kind: "error", message: "this entry only runs as an ACP agent: pass --acp" };
   return {
     kind: "ok",
-    options: {
-      restoreAskUserQuestion: argv.includes("--restore-ask-user-question"),
-      restorePendingApprovals: argv.includes("--restore-pending-approvals"),
-      experimentalLsp: argv.includes("--experimental-lsp"),
-    },
+    options: { ...restoreSwitchesFromArgv(argv), experimentalLsp: argv.includes("--experimental-lsp") },
   };
 }

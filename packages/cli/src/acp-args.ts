@@ -1,32 +1,32 @@
-// Gating of the child-side switches (docs/restore.md "The switches"): the restore flag only means something with
-// --acp, because a plain terminal run has no channel to re-ask on and skipping repair would wedge the session.
+// Gating of the child-side switches (docs/restore.md "The switches"): a restore switch only means something
+// with --acp, because a plain terminal run has no channel to re-ask on and skipping repair would wedge the
+// session. The switches and their flags are the rows of the contract's restore-kind table.
+import {
+  effectiveRestoreSwitches,
+  RESTORE_FLAGS,
+  type RestoreSwitches,
+  restoreSwitchesFromArgv,
+} from "@qwen-daemon/core/protocol";
 
-export interface AgentModeFlags {
+export interface AgentModeFlags extends RestoreSwitches {
   acp: boolean;
-  restoreAskUserQuestion: boolean;
-  restorePendingApprovals: boolean;
   experimentalLsp: boolean;
 }
 
 export function effectiveRestoreAskUserQuestion(
   flags: Pick<AgentModeFlags, "acp" | "restoreAskUserQuestion">,
 ): boolean {
-  return flags.acp && flags.restoreAskUserQuestion;
+  return effectiveRestoreSwitches(flags.acp, flags).restoreAskUserQuestion;
 }
 
 /** Same gating as the question switch: only an ACP run has a channel to ask an approval again on. */
 export function effectiveRestorePendingApprovals(
   flags: Pick<AgentModeFlags, "acp" | "restorePendingApprovals">,
 ): boolean {
-  return flags.acp && flags.restorePendingApprovals;
+  return effectiveRestoreSwitches(flags.acp, flags).restorePendingApprovals;
 }
 
-const ACP_FLAGS = new Set([
-  "--acp",
-  "--restore-ask-user-question",
-  "--restore-pending-approvals",
-  "--experimental-lsp",
-]);
+const ACP_FLAGS = new Set(["--acp", ...RESTORE_FLAGS, "--experimental-lsp"]);
 
 /**
  * Fast-path recogniser for `qwen --acp [forwarded flags]`: returns the flags when argv holds exactly those,
@@ -37,8 +37,7 @@ export function parseFastAcpArgs(argv: readonly string[]): AgentModeFlags | unde
   if (!argv.every((a) => ACP_FLAGS.has(a))) return undefined;
   return {
     acp: true,
-    restoreAskUserQuestion: argv.includes("--restore-ask-user-question"),
-    restorePendingApprovals: argv.includes("--restore-pending-approvals"),
+    ...restoreSwitchesFromArgv(argv),
     experimentalLsp: argv.includes("--experimental-lsp"),
   };
 }

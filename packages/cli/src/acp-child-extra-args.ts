@@ -1,16 +1,13 @@
 // Flags the daemon forwards to every ACP child it spawns, so a child behaves like the daemon was told to.
-// Order is part of the contract (docs/restore.md "The switches"); an empty list is `undefined`, not [].
+// Order is part of the contract (docs/restore.md "The switches"): `--experimental-lsp`, then the restore
+// flags in the order of the restore-kind table; an empty list is `undefined`, not [].
+import { type RestoreSwitches, restoreFlagArgs } from "@qwen-daemon/core/protocol";
 
-export interface AcpChildForwardedFlags {
+export interface AcpChildForwardedFlags extends Partial<RestoreSwitches> {
   experimentalLsp?: boolean;
-  restoreAskUserQuestion?: boolean;
-  restorePendingApprovals?: boolean;
 }
 
 export function acpChildExtraArgs(flags: AcpChildForwardedFlags): string[] | undefined {
-  const args: string[] = [];
-  if (flags.experimentalLsp) args.push("--experimental-lsp");
-  if (flags.restoreAskUserQuestion) args.push("--restore-ask-user-question");
-  if (flags.restorePendingApprovals) args.push("--restore-pending-approvals");
+  const args = [...(flags.experimentalLsp ? ["--experimental-lsp"] : []), ...restoreFlagArgs(flags)];
   return args.length > 0 ? args : undefined;
 }

@@ -1,6 +1,7 @@
 // The full command-line parser (commander). Reached for --help, --version, headless prompts, and any
 // argv the fast path does not recognise; `serve` flag values are still parsed by the shared parser.
 
+import { RESTORE_KINDS, type RestoreSwitches } from "@qwen-daemon/core/protocol";
 import { defaultText, rangeText } from "@qwen-daemon/daemon/option-specs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import pkg from "../package.json" with { type: "json" };
@@ -16,12 +17,10 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
     .version(pkg.version, "-v, --version")
     .argument("[prompt...]", "run one headless prompt and print the answer")
     .option("-p, --prompt <text>", "run one headless prompt and print the answer")
-    .option("--acp", "run as an Agent Client Protocol agent on stdio")
-    .option("--restore-ask-user-question", "with --acp: re-ask a trailing unanswered question on load/resume")
-    .option(
-      "--restore-pending-approvals",
-      "with --acp: re-ask a trailing unanswered tool approval on load/resume (a tool that started is never run again)",
-    )
+    .option("--acp", "run as an Agent Client Protocol agent on stdio");
+  // One option per row of the restore-kind table, after --acp whose switches they are.
+  for (const kind of RESTORE_KINDS) program.addOption(new Option(kind.flag, `with --acp: ${kind.agentHelp}`));
+  program
     .option("--experimental-lsp", "enable experimental LSP features")
     .addOption(
       new Option("--approval-mode <mode>", "which tool calls run without asking").choices(APPROVAL_MODES),
@@ -37,8 +36,7 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
         );
         await runAcp({
           acp: true,
-          restoreAskUserQuestion: Boolean(opts.restoreAskUserQuestion),
-          restorePendingApprovals: Boolean(opts.restorePendingApprovals),
+          ...restoreSwitchesOf(opts),
           experimentalLsp: Boolean(opts.experimentalLsp),
         });
         return;
@@ -116,4 +114,11 @@ export function flagHelp(spec: FlagSpec): string {
 
 export async function runProgram(argvAfterNode: readonly string[]): Promise<void> {
   await buildProgram(argvAfterNode).parseAsync([...argvAfterNode], { from: "user" });
+}
+
+/** The restore switches commander parsed (it names each option by its flag in camel case: the switch's name). */
+function restoreSwitchesOf(opts: Record<string, unknown>): RestoreSwitches {
+  const switches = {} as RestoreSwitches;
+  for (const kind of RESTORE_KINDS) switches[kind.switch] = Boolean(opts[kind.switch]);
+  return switches;
 }

@@ -9,6 +9,7 @@ export * from "./meta.js";
 export * from "./methods.js";
 export * from "./permission.js";
 export * from "./prompts.js";
+export * from "./restore-kinds.js";
 export * from "./route-lines.js";
 export * from "./routes.js";
 export * from "./service.js";

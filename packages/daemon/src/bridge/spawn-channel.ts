@@ -2,6 +2,7 @@
 // shutdown can signal the whole tree (tools it started included) with one kill(-pid).
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
+import { type RestoreSwitches, restoreFlagArgs } from "@qwen-daemon/core/protocol";
 import type { ChannelFactory, ChildChannel, ChildExit } from "./channel.js";
 import { preInitialize } from "./pre-initialized-channel.js";
 
@@ -15,19 +16,13 @@ export type SpawnChannelOptions = {
 
 /**
  * The flags a daemon forwards to its children when the caller gave none (docs/restore.md "The switches"):
- * `['--experimental-lsp'?, '--restore-ask-user-question'?, '--restore-pending-approvals'?]`, in that order. The cli has its own
- * `acpChildExtraArgs` helper and normally passes the result as `childExtraArgs`.
+ * `--experimental-lsp`, then the restore flags of the switches that are on, in the restore-kind table's
+ * order. The cli's `acpChildExtraArgs` gives the same list and is normally passed as `childExtraArgs`.
  */
-export function forwardedChildFlags(flags: {
-  experimentalLsp: boolean;
-  restoreAskUserQuestion: boolean;
-  restorePendingApprovals?: boolean;
-}): string[] {
-  return [
-    ...(flags.experimentalLsp ? ["--experimental-lsp"] : []),
-    ...(flags.restoreAskUserQuestion ? ["--restore-ask-user-question"] : []),
-    ...(flags.restorePendingApprovals === true ? ["--restore-pending-approvals"] : []),
-  ];
+export function forwardedChildFlags(
+  flags: { experimentalLsp: boolean } & Partial<RestoreSwitches>,
+): string[] {
+  return [...(flags.experimentalLsp ? ["--experimental-lsp"] : []), ...restoreFlagArgs(flags)];
 }
 
 /** argv of the child: `<command...> --acp <extraArgs...>`. */

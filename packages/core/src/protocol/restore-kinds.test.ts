@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { DAEMON_META_PREFIX } from "./meta.js";
+import {
+  effectiveRestoreSwitches,
+  RESTORE_FLAGS,
+  RESTORE_KINDS,
+  restoreFlagArgs,
+  restoreSwitchesFromArgv,
+} from "./restore-kinds.js";
+
+describe("the restore-kind table", () => {
+  it("keeps the wire names of the reference, in the order the daemon passes them on", () => {
+    expect(RESTORE_FLAGS).toEqual(["--restore-ask-user-question", "--restore-pending-approvals"]);
+    expect(RESTORE_KINDS.map((k) => [k.hintMetaKey, k.suppressMetaKey])).toEqual([
+      ["qwen.daemon.restoreAskUserQuestion", "qwen.daemon.suppressRestoreAskUserQuestion"],
+      ["qwen.daemon.restorePendingApprovals", "qwen.daemon.suppressRestorePendingApprovals"],
+    ]);
+  });
+
+  it("gives every row its own switch, flag and keys, all keys the daemon's own", () => {
+    for (const field of ["switch", "flag", "hintMetaKey", "suppressMetaKey"] as const) {
+      const values = RESTORE_KINDS.map((k) => k[field]);
+      expect(new Set(values).size).toBe(values.length);
+    }
+    for (const kind of RESTORE_KINDS) {
+      expect(kind.hintMetaKey.startsWith(DAEMON_META_PREFIX)).toBe(true);
+      expect(kind.suppressMetaKey.startsWith(DAEMON_META_PREFIX)).toBe(true);
+    }
+  });
+
+  it("turns switches into flags and back", () => {
+    expect(restoreFlagArgs({})).toEqual([]);
+    expect(restoreFlagArgs({ restorePendingApprovals: true, restoreAskUserQuestion: true })).toEqual(
+      RESTORE_FLAGS,
+    );
+    expect(restoreFlagArgs({ restoreAskUserQuestion: false, restorePendingApprovals: true })).toEqual([
+      "--restore-pending-approvals",
+    ]);
+    expect(restoreSwitchesFromArgv(["--acp", "--restore-pending-approvals"])).toEqual({
+      restoreAskUserQuestion: false,
+      restorePendingApprovals: true,
+    });
+  });
+
+  it("lets a switch take effect only with --acp", () => {
+    const on = { restoreAskUserQuestion: true, restorePendingApprovals: true };
+    expect(effectiveRestoreSwitches(true, on)).toEqual(on);
+    expect(effectiveRestoreSwitches(false, on)).toEqual({
+      restoreAskUserQuestion: false,
+      restorePendingApprovals: false,
+    });
+    expect(effectiveRestoreSwitches(true, {})).toEqual({
+      restoreAskUserQuestion: false,
+      restorePendingApprovals: false,
+    });
+  });
+});
