@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // System tools the end-to-end tests use beyond Node and npm: Debian's Chromium for the browser test
-// (downloads of browser builds are blocked on these machines, so `playwright install` is not an option), and
-// curl and jq, which the README's walkthrough uses and its test runs. Installs what is missing with apt when
+// (downloads of browser builds are blocked on these machines, so `playwright install` is not an option),
+// curl and jq, which the README's walkthrough uses and its test runs, and PostgreSQL's server, which the
+// storage tests start privately (scripts/test-postgres.mjs, which also installs it when a suite starts first). Installs what is missing with apt when
 // we may (root + apt-get); otherwise says how, and the tests that need them fail with the same hint.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { findPostgresBin } from "./test-postgres.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const has = (command) => spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
@@ -12,6 +14,7 @@ const has = (command) => spawnSync("sh", ["-c", `command -v ${command}`], { stdi
 const missing = [
   ...(existsSync(CHROMIUM) ? [] : ["chromium"]),
   ...["curl", "jq"].filter((tool) => !has(tool)),
+  ...(findPostgresBin() === undefined ? ["postgresql"] : []),
 ];
 if (missing.length === 0) process.exit(0);
 

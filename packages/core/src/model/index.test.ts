@@ -62,6 +62,7 @@ describe("public API", () => {
         "askUserQuestionCall",
         "checkToolCallPairing",
         "describeSessionStorageContract",
+        "describeSharedStorageContract",
         "diskStateKey",
         "fileCycles",
         "folderCycles",

@@ -1,9 +1,19 @@
 // The one place the storage backend is chosen. The ACP child (which writes transcripts and ledgers) and the
-// daemon (which writes its journals and reads what the child wrote) both open their storage here, so they
-// always agree on it; a new backend is selected here and nowhere else.
+// daemon (which writes its journals and reads what the child wrote) both open their storage here, from the
+// same --storage URL (storage-url.ts), so they always agree on it; a new backend is selected here and
+// nowhere else.
 import { type DurableFs, durableFsFromEnv } from "./durable-fs.js";
 import { jsonlSessionStorage } from "./jsonl/jsonl-storage.js";
+import { postgresSessionStorage } from "./postgres/postgres-storage.js";
+import type { SessionLeases, StorageOwner } from "./session-lease.js";
 import type { SessionStorage } from "./session-storage.js";
+import {
+  DEFAULT_SESSION_LEASE_MS,
+  describeStorage,
+  parseStorageUrl,
+  STORAGE_ENV,
+  type StorageTarget,
+} from "./storage-url.js";
 
 /**
  * The storage under `qwenHome` (resolveQwenHome()): JSONL files, docs/protocol.md "On disk". `fs` is
@@ -14,4 +24,92 @@ export function openSessionStorage(
   fs: DurableFs = durableFsFromEnv(process.env),
 ): SessionStorage {
   return jsonlSessionStorage(qwenHome, { fs });
+}
+
+export interface OpenStorageOptions {
+  /** Who writes, in a store shared by hosts: its writes are fenced by its leases (session-lease.ts). */
+  owner?: StorageOwner;
+  /** How long a lease lasts unless renewed (default 15000 ms). */
+  leaseMs?: number;
+  /** Errors of idle database connections, already redacted. */
+  onError?: (error: Error) => void;
+}
+
+/** A storage as a process holds it: its leases (shared stores), a printable name, and its lifetime. */
+export interface OpenedStorage extends SessionStorage {
+  /** Undefined for a store one host keeps alone (JSONL), or when opened without an owner. */
+  readonly leases: SessionLeases | undefined;
+  /** `jsonl:<folder>` or the URL without its password: safe for logs and /daemon/status. */
+  readonly description: string;
+  readonly target: StorageTarget;
+  /** Connects (and migrates a database's schema); rejects with an error that holds no password. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function openStorage(target: StorageTarget, options: OpenStorageOptions = {}): OpenedStorage {
+  const description = describeStorage(target);
+  if (target.kind === "jsonl") {
+    const storage = jsonlSessionStorage(target.root, { fs: durableFsFromEnv(process.env) });
+    return {
+      ...storage,
+      leases: undefined,
+      description,
+      target,
+      ready: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+  }
+  const storage = postgresSessionStorage({
+    url: target.url,
+    leaseMs: options.leaseMs ?? DEFAULT_SESSION_LEASE_MS,
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+  return {
+    log: storage.log,
+    listSessions: storage.listSessions,
+    leases: storage.leases,
+    description,
+    target,
+    ready: storage.ready,
+    close: storage.close,
+  };
+}
+
+/**
+ * The storage an agent started by a daemon uses: the daemon's URL and owner, from the environment it was
+ * given (storageEnvironment). Without them: JSONL under `qwenHome`, or the URL given on the agent's own
+ * command line (`qwen --acp --storage <url>`), unfenced: an agent on its own takes part in no leases.
+ */
+export function openStorageFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  qwenHome: string,
+  options: { url?: string; onError?: (error: Error) => void } = {},
+): OpenedStorage {
+  const target = parseStorageUrl(options.url ?? env[STORAGE_ENV.url], qwenHome);
+  const ownerId = env[STORAGE_ENV.ownerId];
+  const leaseMs = Number(env[STORAGE_ENV.leaseMs]);
+  return openStorage(target, {
+    ...(ownerId === undefined || ownerId === ""
+      ? {}
+      : { owner: { id: ownerId, url: env[STORAGE_ENV.ownerUrl] ?? "" } }),
+    ...(Number.isSafeInteger(leaseMs) && leaseMs >= 0 ? { leaseMs } : {}),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+}
+
+/** The variables a daemon gives its agents so they write to its storage as its owner (never argv). */
+export function storageEnvironment(
+  target: StorageTarget,
+  owner: StorageOwner,
+  leaseMs: number,
+): Record<string, string> {
+  if (target.kind === "jsonl") return { [STORAGE_ENV.url]: target.root };
+  return {
+    [STORAGE_ENV.url]: target.url,
+    [STORAGE_ENV.ownerId]: owner.id,
+    [STORAGE_ENV.ownerUrl]: owner.url,
+    [STORAGE_ENV.leaseMs]: String(leaseMs),
+  };
 }

@@ -71,6 +71,8 @@ export interface StoredSession {
   sessionId: string;
   /** ISO time of the last write to its transcript. */
   updatedAt: string;
+  /** A store shared by hosts: the URL of the other daemon whose live lease holds the session. */
+  owner?: string;
 }
 
 export interface SessionStorage {

@@ -34,6 +34,11 @@ export {
 } from "./module-graph.js";
 export { afterPowerLoss, type DiskState, diskStateKey, withoutPowerLoss } from "./power-loss-model.js";
 export {
+  describeSharedStorageContract,
+  type SharedStorageHost,
+  type SharedStorageUnderTest,
+} from "./shared-storage-contract.js";
+export {
   type ContractTestApi,
   describeSessionStorageContract,
   type StorageUnderTest,
