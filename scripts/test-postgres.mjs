@@ -24,6 +24,9 @@ export function findPostgresBin() {
   return versions.length === 0 ? undefined : join(PG_ROOT, versions[0], "bin");
 }
 
+// A bare PATH (CI, a fresh shell) may lack the sbin folders where runuser lives.
+const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find(existsSync) ?? "runuser";
+
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
 /** Installs Debian's postgresql when no server is installed; returns the bin folder or throws saying how. */
@@ -66,7 +69,7 @@ function freePort() {
 function runTool(bin, tool, args) {
   const command = join(bin, tool);
   const r = isRoot()
-    ? spawnSync("runuser", ["-u", SYSTEM_USER, "--", command, ...args], { encoding: "utf8" })
+    ? spawnSync(RUNUSER, ["-u", SYSTEM_USER, "--", command, ...args], { encoding: "utf8" })
     : spawnSync(command, args, { encoding: "utf8" });
   if (r.status !== 0) {
     throw new Error(
