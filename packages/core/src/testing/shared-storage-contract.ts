@@ -32,7 +32,7 @@ const decode: LogDecoder<Item> = (v) => {
   const x = v as Item | null;
   return x !== null && typeof x === "object" && typeof x.n === "number" ? x : undefined;
 };
-const key: SessionKey = { cwd: "/work/shared-contract", sessionId: "s-shared" };
+const key: SessionKey = { cwd: "/work/contract-hosts", sessionId: "s-shared" };
 const A: StorageOwner = { id: "owner-a", url: "http://host-a.test:4170" };
 const B: StorageOwner = { id: "owner-b", url: "http://host-b.test:4170" };
 
