@@ -202,6 +202,30 @@ describe("answer links from notifications", () => {
     await events.close();
   }, 90_000);
 
+  it("an approval tapped Allow once after a SIGKILL of the daemon runs once, in the same turn", async () => {
+    const { phone, daemon, args } = await phoneAndDaemon(["--restore-pending-approvals"]);
+    const { sessionId, clientId } = await createSession(daemon);
+    const events = await openEvents(daemon, sessionId);
+    await sendPrompt(daemon, sessionId, clientId, "RUN it");
+    const request = await events.waitForEvent("permission_request");
+    const data = request.json?.data as { toolCall?: { toolCallId?: string } } | undefined;
+    const told = await phone.until(waitingFor(String(data?.toolCall?.toolCallId)), "approval_waiting");
+    await events.close();
+    await daemon.kill9();
+    expect(existsSync(join(world.env.workspace, COUNTER))).toBe(false);
+
+    const second = await world.env.startDaemon(args);
+    phone.target = second.url;
+    const tap = await phone.tap(action(told, "Allow once").url);
+    expect(tap.status, tap.html).toBe(200);
+    await expect.poll(() => toolResults().length, { timeout: 30_000 }).toBe(1);
+    expect(readFileSync(join(world.env.workspace, COUNTER), "utf8")).toBe("ran\n");
+    const again = await phone.tap(action(told, "Reject").url);
+    expect(again.status).toBe(409);
+    expect(again.html).toContain("by link:Allow once");
+    expect(readFileSync(join(world.env.workspace, COUNTER), "utf8")).toBe("ran\n");
+  }, 120_000);
+
   it("designated and local-only refuse link answers, also through a loopback proxy; --allow-link-answers lets them", async () => {
     for (const policy of ["designated", "local-only"]) {
       const { phone, daemon } = await phoneAndDaemon(["--permission-policy", policy]);
