@@ -150,7 +150,11 @@ async function measure(turn) {
   const out = {};
   for (const [name, pid] of processes()) {
     const sample = await probe(pid);
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status)?.[1]) * 1024;
     out[name] = {
+      anon: kb("RssAnon"),
+      file: kb("RssFile"),
       sampled: sample.sampled,
       gcs: sample.gcs,
       spaces: sample.spaces,
@@ -168,7 +172,8 @@ async function measure(turn) {
       .map(([space, bytes]) => `${space} ${(bytes / MB).toFixed(1)}`)
       .join(
         ", ",
-      )}; external ${mb(p.sampled.external)}; outside the V8 heap ${mb(p.sampled.rss - p.sampled.heapTotal)}`;
+      )}; external ${mb(p.sampled.external)}; outside the V8 heap ${mb(p.sampled.rss - p.sampled.heapTotal)}; ` +
+    `rss = anonymous ${mb(p.anon)} + file-backed ${mb(p.file)} (the node binary's pages, shared)`;
   console.log(
     `turn ${String(turn).padStart(4)}: daemon ${line(out.daemon)}\n${where(out.daemon)}\n           child  ${line(out.child)}\n${where(out.child)}`,
   );
