@@ -7,12 +7,20 @@
 // - `--interrupt-budget=270336` (4x V8's default): TurboFan optimizes a function after 4x as much
 //   execution, so code hot only while modules load is not optimized for nothing (~2.5 MB RSS); the
 //   daemon's own hot paths (SSE fan-out, transcript reads) still get optimized code soon after.
+// - `--heap-growing-percent=20`: after each full GC the old generation may grow to 1.2x what survived it before
+//   the next one, instead of V8's dynamic 1.1x-4x. A daemon runs for weeks and what it allocates per turn dies
+//   young (~1.7 MB a turn, none of it kept), but with a 1 MB young generation part of it is promoted: with the
+//   dynamic factor the old space filled with that garbage to several times the live size, and V8 kept the pages
+//   (RSS creeping up for thousands of turns; after a burst of hostile requests 150 MB of garbage over 16 MB
+//   live). Read by V8 each time it sizes the heap, so setting it at start works. Costs more full GCs, each on a
+//   small heap (BENCHMARKS.md, issue 20).
 // `--optimize-for-size` would save ~1 MB more but makes a 100k-record transcript read ~1.5x slower.
 import { setFlagsFromString } from "node:v8";
 
 export const DAEMON_RUNTIME_V8_FLAGS: readonly string[] = [
   "--semi-space-growth-factor=1",
   "--interrupt-budget=270336",
+  "--heap-growing-percent=20",
 ];
 
 export function tuneDaemonHeap(): void {

@@ -11,6 +11,7 @@ describe("selfCommand", () => {
       "tsx",
       "--max-semi-space-size=1",
       "--interrupt-budget=270336",
+      "--heap-growing-percent=20",
       "/x/bin.js",
     ]);
   });

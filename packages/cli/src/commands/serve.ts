@@ -40,9 +40,16 @@ export function parseAcpCommand(raw: string): string[] {
  * - `--interrupt-budget=270336` (4x V8's default): a function is optimized by TurboFan after 4x as much
  *   execution, so code that is hot only while modules load (zod building schemas) is not optimized for
  *   nothing (~4.5 MB RSS), while a long transcript load still gets optimized code early on.
+ * - `--heap-growing-percent=20`: the old generation grows to 1.2x what survived the last full GC, not V8's
+ *   dynamic 1.1x-4x, so the garbage of each turn that the small young generation promotes does not pile up to
+ *   several times the live size with V8 keeping the pages (see daemon-heap.ts; BENCHMARKS.md, issue 20).
  * (`--optimize-for-size` would save ~1 MB more but makes that transcript load ~1.5x slower.)
  */
-export const CHILD_V8_FLAGS: readonly string[] = ["--max-semi-space-size=1", "--interrupt-budget=270336"];
+export const CHILD_V8_FLAGS: readonly string[] = [
+  "--max-semi-space-size=1",
+  "--interrupt-budget=270336",
+  "--heap-growing-percent=20",
+];
 
 /** How this very process was started, so children run the same qwen with the same loader flags. */
 export function selfCommand(
