@@ -161,7 +161,7 @@ describe("fuzz: hostile requests against a real daemon while a question waits", 
       if (failed) console.error(`fuzz: kept ${root}; daemon stderr tail:\n${daemon.stderr.slice(-4000)}`);
       else rmSync(root, { recursive: true, force: true });
     }
-  }, Number(process.env.QWEN_FUZZ_TIMEOUT_MS ?? 600_000));
+  }, 600_000);
 });
 
 /** `count` requests of the source, CONCURRENCY at a time. */
