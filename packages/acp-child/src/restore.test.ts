@@ -1,7 +1,7 @@
 import type { Content, TranscriptRecord } from "@qwen-daemon/core";
 import { DEFAULT_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
-import { continueDecision, replaySkipIds, shouldHintRestore } from "./restore.js";
+import { continueDecision, replaySkipIds, restoreHintMeta, shouldHintRestore } from "./restore.js";
 
 const questionArgs = { questions: [DEFAULT_QUESTION] };
 const askEntry: Content = {
@@ -69,6 +69,41 @@ describe("shouldHintRestore", () => {
       throw new Error("must not be called");
     };
     expect(shouldHintRestore({ ...on, restoreSwitch: false, restorable })).toBe(false);
+  });
+});
+
+describe("restoreHintMeta", () => {
+  const QUESTION = { "qwen.daemon.restoreAskUserQuestion": true };
+  const APPROVALS = { "qwen.daemon.restorePendingApprovals": true };
+  const hint = (
+    answered: "question" | "approvals" | undefined,
+    over: {
+      switches?: { question: boolean; approvals: boolean };
+      suppress?: { question: boolean; approvals: boolean };
+      promptActive?: boolean;
+    } = {},
+  ) =>
+    restoreHintMeta({
+      switches: over.switches ?? { question: true, approvals: true },
+      suppress: over.suppress ?? { question: false, approvals: false },
+      promptActive: over.promptActive ?? false,
+      restorableQuestion: () => false,
+      restorableApprovals: () => false,
+      answeredTail: () => answered,
+    });
+
+  it("hints an answered tail under the switch of its answers", () => {
+    expect(hint("question")).toEqual(QUESTION);
+    expect(hint("approvals")).toEqual(APPROVALS);
+    expect(hint(undefined)).toBeUndefined();
+  });
+
+  it("never hints it with its switch off, suppressed, or a prompt running", () => {
+    expect(hint("question", { switches: { question: false, approvals: true } })).toBeUndefined();
+    expect(hint("approvals", { switches: { question: true, approvals: false } })).toBeUndefined();
+    expect(hint("question", { suppress: { question: true, approvals: false } })).toBeUndefined();
+    expect(hint("approvals", { suppress: { question: false, approvals: true } })).toBeUndefined();
+    expect(hint("question", { promptActive: true })).toBeUndefined();
   });
 });
 

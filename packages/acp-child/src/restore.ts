@@ -70,7 +70,9 @@ export function shouldHintRestore(
 
 /**
  * The load/resume response's `_meta`: the question hint, or the approvals hint (a batch holds one or the other:
- * a batch of questions only is the question restore's, one with an approval the approvals restore's).
+ * a batch of questions only is the question restore's, one with an approval the approvals restore's). A batch
+ * whose answers the model never saw (`answeredTail`, history/restore-tail.ts) is hinted the same way, under the
+ * switch of its answers, so the daemon admits the restore that lets its turn go on.
  */
 export function restoreHintMeta(inputs: {
   switches: { question: boolean; approvals: boolean };
@@ -78,13 +80,21 @@ export function restoreHintMeta(inputs: {
   promptActive: boolean;
   restorableQuestion: () => boolean;
   restorableApprovals: () => boolean;
+  answeredTail?: () => "question" | "approvals" | undefined;
 }): Meta | undefined {
   const { switches, suppress, promptActive } = inputs;
   const hint = (restoreSwitch: boolean, suppressed: boolean, restorable: () => boolean) =>
     shouldHintRestore({ restoreSwitch, suppress: suppressed, promptActive, restorable });
-  if (hint(switches.question, suppress.question, inputs.restorableQuestion))
+  let answered: "question" | "approvals" | undefined | null = null;
+  const answeredTail = () => {
+    if (answered === null) answered = inputs.answeredTail?.();
+    return answered;
+  };
+  const question = () => inputs.restorableQuestion() || answeredTail() === "question";
+  const approvals = () => inputs.restorableApprovals() || answeredTail() === "approvals";
+  if (hint(switches.question, suppress.question, question))
     return { [RESTORE_ASK_USER_QUESTION_META_KEY]: true };
-  if (hint(switches.approvals, suppress.approvals, inputs.restorableApprovals))
+  if (hint(switches.approvals, suppress.approvals, approvals))
     return { [RESTORE_PENDING_APPROVALS_META_KEY]: true };
   return undefined;
 }

@@ -259,6 +259,7 @@ export class AcpSessions {
       promptActive: session.promptActive,
       restorableQuestion: () => session.agent.restorableQuestion() !== undefined,
       restorableApprovals: () => session.agent.restorableApprovals() !== undefined,
+      answeredTail: () => session.agent.answeredTail(),
     });
   }
 

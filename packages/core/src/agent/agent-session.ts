@@ -6,6 +6,7 @@ import {
   findRestorableAskUserQuestion,
   restorableAskUserQuestionCallIds,
 } from "../history/ask-user-question-restore.js";
+import { classifyRestoreTail } from "../history/restore-tail.js";
 import { classifySessionTail } from "../history/session-recovery.js";
 import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
@@ -153,7 +154,13 @@ export class AgentSession {
     const chat = Chat.start(history, preserveCallIds ? { preserveCallIds } : {});
     const ledger = PromptLedger.forSession(opts, ledgerOptionsOf(opts));
     const session = new AgentSession(opts, { chat, transcript, ledger, records }, true, heldAnswers);
-    if (!session.restorableQuestion() && !session.restorableApprovals())
+    // A turn whose answers the model never saw goes on in a restore prompt, which closes these prompts as
+    // restored by it; the host's suppress flags say nobody is there for it now.
+    const continued = session.answeredTail();
+    const continues =
+      (continued === "question" && opts.suppressRestore !== true) ||
+      (continued === "approvals" && opts.suppressApprovalRestore !== true);
+    if (!session.restorableQuestion() && !session.restorableApprovals() && !continues)
       await session.closeInterruptedPrompts();
     return session;
   }
@@ -189,6 +196,18 @@ export class AgentSession {
     return calls === undefined ? undefined : { functionCalls: calls };
   }
 
+  /**
+   * The transcript ends with a batch whose answers (a question answered, a tool a person approved) the model
+   * never saw, and the turn neither ended nor stopped (history/restore-tail.ts): the restore that lets the
+   * same turn go on, named by the switch it runs under ("approvals" when a person's approval is among the
+   * answers, else "question"), when the switches cover every answer. Undefined otherwise.
+   */
+  answeredTail(): "question" | "approvals" | undefined {
+    const tail = classifyRestoreTail(this.#records, switchesOf(this.#opts.config));
+    if (tail.kind !== "answered_unseen" || !tail.covered) return undefined;
+    return tail.needs.approvals ? "approvals" : "question";
+  }
+
   /** Prompt ids the ledger has in flight (before a prompt runs: ones whose process died). */
   openPrompts(): Promise<string[]> {
     return this.#ledger.openPrompts();
@@ -217,12 +236,34 @@ export class AgentSession {
    * restoredBy: promptId}. Cancel records the decline; an unattended end records nothing for the batch.
    */
   async restoreQuestion(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
-    return this.#restore(opts, this.restorableQuestion());
+    const question = this.restorableQuestion();
+    if (!question && this.answeredTail() === "question") return this.#continueAnswered(opts);
+    return this.#restore(opts, question);
   }
 
   /** restoreQuestion for the batch of restorableApprovals(): asked again, then run, and the turn goes on. */
   async restorePendingApprovals(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
-    return this.#restore(opts, this.restorableApprovals());
+    const approvals = this.restorableApprovals();
+    if (!approvals && this.answeredTail() === "approvals") return this.#continueAnswered(opts);
+    return this.#restore(opts, approvals);
+  }
+
+  /**
+   * The restore of an answered tail (see answeredTail): the answers are already in the transcript and the
+   * chat, so the history is sent as it is and the same turn goes on; nobody is asked, nothing is written
+   * before the model's reply. Like every restore it takes the crashed prompts over (interrupted, restored by
+   * this one).
+   */
+  async #continueAnswered(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
+    return this.#tracked(
+      opts,
+      async () => {
+        this.#staleOpenPrompts = false;
+        await this.#ledger.closeInterrupted("restored", opts.promptId);
+        return this.#turn(opts, { kind: "continue" });
+      },
+      { takesOver: true },
+    );
   }
 
   async #restore(

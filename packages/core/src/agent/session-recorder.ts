@@ -3,7 +3,12 @@
 // streamed (a cut-off text would look like the model's answer and end the turn cleanly), not the cancelled
 // text of a call that was waiting for approval, not the turn_result. The disk then holds what a kill at that
 // instant would have left.
-import { TOOL_STARTED_SUBTYPE, type ToolStartedData, type TranscriptRecord } from "../transcript/records.js";
+import {
+  TOOL_STARTED_SUBTYPE,
+  type ToolStartedData,
+  type TranscriptRecord,
+  TURN_RESULT_SUBTYPE,
+} from "../transcript/records.js";
 import type { SessionTranscript } from "../transcript/session-transcript.js";
 import { hostLost } from "./prompt-outcome.js";
 import type { TurnRecorder } from "./turn-recorder.js";
@@ -38,7 +43,7 @@ export function sessionRecorder(
         }),
       ),
     toolResult: (message, result) => keep(() => t.appendToolResult(message, result)),
-    turnResult: (data) => keep(() => t.appendSystem("turn_result", { ...data, promptId })),
+    turnResult: (data) => keep(() => t.appendSystem(TURN_RESULT_SUBTYPE, { ...data, promptId })),
     ...(recordStarts
       ? {
           toolStarted: async (data: ToolStartedData) => {

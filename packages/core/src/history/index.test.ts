@@ -7,6 +7,7 @@ describe("history public API", () => {
       [
         "ORPHAN_TOOL_RESULT_TEXT",
         "REPLAY_MISSING_TOOL_RESULT_TEXT",
+        "classifyRestoreTail",
         "classifySessionTail",
         "danglingCallIds",
         "findRestorableAskUserQuestion",
@@ -22,6 +23,7 @@ describe("history public API", () => {
         "repairOrphanedToolCalls",
         "repairOrphanedToolCallsWithReport",
         "restorableAskUserQuestionCallIds",
+        "restoreActsOn",
         "syntheticToolResponsePart",
       ].sort(),
     );

@@ -14,6 +14,7 @@ describe("transcript public API", () => {
         "SessionTranscript",
         "SystemRecord",
         "TOOL_STARTED_SUBTYPE",
+        "TURN_RESULT_SUBTYPE",
         "ToolStartApproval",
         "ToolStartedData",
         "ToolStartedRecord",

@@ -61,6 +61,9 @@ export type SystemRecord = z.infer<typeof SystemRecord>;
  */
 export const SESSION_CREATED_SUBTYPE = "session_created";
 
+/** The system record that closes every turn (turn-loop.ts): after it, nothing of that turn was cut short. */
+export const TURN_RESULT_SUBTYPE = "turn_result";
+
 /**
  * The write-ahead record of a tool that can need an approval (edit, exec, MCP): written and fsynced right
  * before the tool starts, after its approval (or the approval mode) let it run. A system record, so readers that
