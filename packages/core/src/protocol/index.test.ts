@@ -77,6 +77,7 @@ describe("@qwen-daemon/core/protocol", () => {
         "RESTORE_PENDING_APPROVALS_META_KEY",
         "ReplayedEvent",
         "RestoreKinds",
+        "RestoreReport",
         "SSE_STREAM_ID_HEADER",
         "STREAM_CONTROL_EVENT_TYPES",
         "SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY",

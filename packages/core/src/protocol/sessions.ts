@@ -41,6 +41,21 @@ export const ReplayedEvent = z.looseObject({
 export type ReplayedEvent = z.infer<typeof ReplayedEvent>;
 
 /**
+ * Ours: what a load or resume did about the way the session's transcript ended after a crash (docs/restore.md
+ * "After a crash: how the session ends decides"). `tail`: a question nobody answered, approvals never given, or
+ * answers the model never saw; `action`: asked again, the turn continued, or neither (`reason` says why: a
+ * switch is off, no client id on the request, the session was busy, or the agent did not offer it). `promptId`
+ * is the restore prompt that asks again or continues. Absent when the transcript ends in nothing of the kind.
+ */
+export const RestoreReport = z.object({
+  tail: z.enum(["user_question", "pending_approvals", "answered"]),
+  action: z.enum(["asked_again", "continued", "not_restored"]),
+  reason: z.enum(["switch_off", "no_client", "busy", "not_offered"]).optional(),
+  promptId: z.string().optional(),
+});
+export type RestoreReport = z.infer<typeof RestoreReport>;
+
+/**
  * `POST /session/:id/load` and `/resume`. A load carries the history as `compactedReplay` (ids 1..n,
  * `lastEventId` = n, the first live event is n+1); a resume carries none (`lastEventId` 0 unless the session
  * was live). `promptTerminals` says how its recent prompts ended (absent when none has).
@@ -51,6 +66,7 @@ export const OpenSessionResponse = AttachResponse.extend({
   lastEventId: z.number(),
   eventEpoch: z.string(),
   promptTerminals: z.array(PromptTerminal).optional(),
+  restore: RestoreReport.optional(),
 });
 export type OpenSessionResponse = z.infer<typeof OpenSessionResponse>;
 

@@ -24,8 +24,8 @@ export type RestorePromptInput = {
   log: (line: string) => void;
 };
 
-/** True when a restore prompt was admitted. */
-export function admitRestorePrompt(input: RestorePromptInput): boolean {
+/** The id of the restore prompt admitted, or undefined when none was. */
+export function admitRestorePrompt(input: RestorePromptInput): string | undefined {
   const { session, log } = input;
   // A batch holds questions only (the question hint) or an approval (the approvals hint), never both.
   const approvals = input.responseMeta?.[RESTORE_PENDING_APPROVALS_META_KEY] === true;
@@ -40,7 +40,7 @@ export function admitRestorePrompt(input: RestorePromptInput): boolean {
   if (!decision.admit) {
     const what = approvals ? "pending approvals" : "ask_user_question";
     if (hint) log(`qwen serve: restore of ${what} refused for ${session.sessionId} (${decision.reason})`);
-    return false;
+    return undefined;
   }
   const promptId = input.newId();
   try {
@@ -53,11 +53,11 @@ export function admitRestorePrompt(input: RestorePromptInput): boolean {
       // The client that loaded is the one who can answer (designated policy included).
       originatorClientId: input.clientId,
     });
-    return true;
+    return promptId;
   } catch (error) {
     log(
       `qwen serve: restore prompt admission failed for ${session.sessionId}: ${error instanceof Error ? error.message : String(error)}`,
     );
-    return false;
+    return undefined;
   }
 }

@@ -3,11 +3,17 @@
 // docs/restore.md "How a restore runs" decides whether to admit a tracked restore prompt. Both carry `promptTerminals` from the session's
 // prompt ledger (the reference daemon adds them to loads only; docs/protocol.md has resume answer like load, and a
 // resuming client may as well have been waiting for a prompt).
-import { type LedgerEntry, pendingApprovalsFromRecords } from "@qwen-daemon/core";
+import {
+  classifyRestoreTail,
+  type LedgerEntry,
+  pendingApprovalsFromRecords,
+  type RestoreTail,
+} from "@qwen-daemon/core";
 import {
   type Meta,
   type OpenSessionResponse,
   type PromptTerminal,
+  type RestoreReport,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
   SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
 } from "@qwen-daemon/core/protocol";
@@ -22,6 +28,7 @@ import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journalin
 import { reopenReplayedCalls } from "./replay-reopen.js";
 import { knownRestoreRefusal } from "./restore-admission.js";
 import { admitRestorePrompt } from "./restore-prompt.js";
+import { ALL_RESTORE_SWITCHES, restoreReportOf } from "./restore-report.js";
 import type { Sessions } from "./sessions.js";
 import { trailingQuestionCalls } from "./trailing-question.js";
 
@@ -61,13 +68,14 @@ async function openLive(
   requestedClientId: string | undefined,
 ): Promise<OpenResult> {
   const attached = attachForOpen(action, live, requestedClientId, false);
-  const admitted = await restoreOnLiveSession(sessions, live, cwd, requestedClientId, attached.clientId);
+  const restore = await restoreOnLiveSession(sessions, live, cwd, requestedClientId, attached.clientId);
   return withPromptTerminals(
     {
       ...attached,
       // The re-check may have reopened the re-asked question in the replay.
       ...(action === "load" ? { compactedReplay: [...live.replay] } : {}),
-      hasActivePrompt: attached.hasActivePrompt || admitted,
+      hasActivePrompt: attached.hasActivePrompt || restore.admitted !== undefined,
+      ...(restore.report !== undefined ? { restore: restore.report } : {}),
     },
     await readPromptTerminals(sessions, cwd, live.sessionId, "live"),
   );
@@ -103,13 +111,13 @@ async function restoreOnLiveSession(
   cwd: string,
   requestedClientId: string | undefined,
   clientId: string,
-): Promise<boolean> {
+): Promise<{ admitted?: string; report?: RestoreReport }> {
   const { restoreAskUserQuestion: switchOn, log } = sessions.options;
   const approvalsSwitchOn = sessions.options.restorePendingApprovals === true;
   const refused = knownRefusals(sessions, requestedClientId, session.activity);
-  if (refused.questions && refused.approvals) return false;
+  if (refused.questions && refused.approvals) return {};
   if (!session.hasHistory || sessions.mediator.hasPending(session.sessionId) || !session.child.alive)
-    return false;
+    return {};
   let response: { _meta?: Meta | null };
   try {
     response = await session.child.resumeSession(
@@ -119,9 +127,11 @@ async function restoreOnLiveSession(
     );
   } catch (error) {
     log(`qwen serve: re-checking ${session.sessionId} for a question to restore failed: ${String(error)}`);
-    return false;
+    return {};
   }
-  if (session.state !== "live") return false;
+  if (session.state !== "live") return {};
+  const tail = await readRestoreTail(sessions, cwd, session.sessionId);
+  const activity = session.activity;
   const admitted = admitRestorePrompt({
     session,
     responseMeta: response._meta,
@@ -132,8 +142,9 @@ async function restoreOnLiveSession(
     newId: sessions.newId,
     log,
   });
-  if (admitted) await reopenRestoredCalls(sessions, session, cwd);
-  return admitted;
+  if (admitted !== undefined) await reopenRestoredCalls(sessions, session, cwd);
+  const report = reportOf(sessions, tail, requestedClientId, activity, admitted);
+  return { ...(admitted !== undefined ? { admitted } : {}), ...(report !== undefined ? { report } : {}) };
 }
 
 /**
@@ -219,15 +230,17 @@ async function openFromChild(
     // Read after the child's load: a load that repairs the session closes its dead prompts in the ledger
     // (daemon_lost) before answering. Read before the restore prompt is admitted, so an original prompt
     // that the restore is about to take over is reported (by its absence) the same way every time.
-    const [persisted, terminals] = await Promise.all([
+    const [persisted, terminals, tail] = await Promise.all([
       readPersistedSession(sessions, cwd, sessionId),
       readPromptTerminals(sessions, cwd, sessionId, origin),
+      readRestoreTail(sessions, cwd, sessionId),
     ]);
     if (session.state !== "opening") throw errorFromChild(new Error("the agent process ended"), sessionId);
     session.opened({ persisted, replay: action === "load" });
     sessions.registry.promote(session);
     release();
     const result = attachForOpen(action, session, requestedClientId, true);
+    const activity = session.activity;
     const admitted = admitRestorePrompt({
       session,
       responseMeta: response._meta,
@@ -238,13 +251,60 @@ async function openFromChild(
       newId: sessions.newId,
       log: sessions.options.log,
     });
-    return withPromptTerminals({ ...result, hasActivePrompt: result.hasActivePrompt || admitted }, terminals);
+    const restore = reportOf(sessions, tail, requestedClientId, activity, admitted);
+    return withPromptTerminals(
+      {
+        ...result,
+        hasActivePrompt: result.hasActivePrompt || admitted !== undefined,
+        ...(restore !== undefined ? { restore } : {}),
+      },
+      terminals,
+    );
   } catch (error) {
     session?.discard();
     throw error;
   } finally {
     release();
   }
+}
+
+/**
+ * How the transcript ends after the agent's load (before a restore prompt writes anything), by the one rule
+ * (history/restore-tail.ts) with every switch on; undefined when it cannot be read (logged): the load goes on,
+ * without the report.
+ */
+async function readRestoreTail(
+  sessions: Sessions,
+  cwd: string,
+  sessionId: string,
+): Promise<RestoreTail | undefined> {
+  try {
+    const records = await sessions.store.readRecords(cwd, sessionId, TRANSCRIPT_TAIL_RECORDS);
+    return records === undefined ? undefined : classifyRestoreTail(records, ALL_RESTORE_SWITCHES);
+  } catch (error) {
+    sessions.options.log(`qwen serve: reading the transcript tail of ${sessionId} failed: ${String(error)}`);
+    return undefined;
+  }
+}
+
+function reportOf(
+  sessions: Sessions,
+  tail: RestoreTail | undefined,
+  requestedClientId: string | undefined,
+  activity: LiveSession["activity"],
+  admittedPromptId: string | undefined,
+): RestoreReport | undefined {
+  if (tail === undefined) return undefined;
+  return restoreReportOf({
+    tail,
+    switches: {
+      questions: sessions.options.restoreAskUserQuestion,
+      approvals: sessions.options.restorePendingApprovals === true,
+    },
+    requestedClientId,
+    activity,
+    admittedPromptId,
+  });
 }
 
 /** Journaled answers for the child to close a batch it will not re-ask with (switch on only, as every restore). */
