@@ -2,7 +2,8 @@
 // model whatever the batch held. The question's batch here is not one a restore re-asks (it also lists the
 // workspace), or it is loaded with nobody to ask it; the children are frozen (SIGSTOP) before the vote, so only
 // the daemon's journal holds the answer when everything is SIGKILLed. After the restart the load closes the
-// batch with the journaled answer instead of the orphan-repair failure.
+// batch with the journaled answer instead of the orphan-repair failure, and, with a client on the load, the same
+// turn goes on with it (the model never saw it).
 import { describe, expect, it } from "vitest";
 import type { DaemonProcess } from "./harness/daemon-process.js";
 import { useE2eWorld } from "./harness/e2e-world.js";
@@ -64,6 +65,26 @@ async function nextPromptResults(
   return { request, results: callIds.map((id) => toolResultText(request, id)) };
 }
 
+/** With a client on the load, the answered batch's turn goes on by itself: what the model then receives. */
+async function continuedResults(
+  daemon: DaemonProcess,
+  sessionId: string,
+  restored: Restored,
+  callIds: string[],
+) {
+  const report = (restored as { restore?: { tail: string; action: string; promptId?: string } }).restore;
+  expect(report).toMatchObject({ tail: "answered", action: "continued" });
+  expect(restored.hasActivePrompt).toBe(true);
+  const before = world.server.requests.length;
+  const events = await openEvents(daemon, sessionId, { lastEventId: restored.lastEventId });
+  await events.waitForTurnComplete(report?.promptId as string);
+  expect(events.events("permission_request")).toEqual([]);
+  await events.close();
+  const request = world.server.requests.slice(0, before + 1).at(-1);
+  if (request === undefined) throw new Error("the turn never reached the model");
+  return { request, results: callIds.map((id) => toolResultText(request, id)) };
+}
+
 describe("an acknowledged answer in a batch that is not re-asked", () => {
   it("a question beside another tool: the load writes the answer as its result, the other call fails", async () => {
     const first = await world.env.startDaemon(SWITCH);
@@ -86,14 +107,10 @@ describe("an acknowledged answer in a batch that is not re-asked", () => {
       [listId, "failed"],
       [callId, "completed"],
     ]);
-    const { request, results } = await nextPromptResults(second, sessionId, restored, [listId, callId]);
+    // The model never saw the answer: the same turn goes on, the answer and the failure its newest messages.
+    const { request, results } = await continuedResults(second, sessionId, restored, [listId, callId]);
     expect(results).toEqual([ORPHAN_REPAIR_TEXT, ANSWERED]);
-    expect(messagesFromCall(request, listId).map((m) => m.role)).toEqual([
-      "assistant",
-      "tool",
-      "tool",
-      "user",
-    ]);
+    expect(messagesFromCall(request, listId).map((m) => m.role)).toEqual(["assistant", "tool", "tool"]);
   });
 
   it("a question loaded by no client (nobody to ask): the answer is applied, not lost to the next prompt", async () => {
@@ -101,6 +118,11 @@ describe("an acknowledged answer in a batch that is not re-asked", () => {
     const { sessionId, callId } = await answerThenCrash(first, DEFAULT_ASK_PROMPT);
     const second = await world.env.startDaemon(SWITCH);
     const restored = await expectRestored(second, "load", sessionId, undefined);
+    expect((restored as { restore?: unknown }).restore).toEqual({
+      tail: "answered",
+      action: "not_restored",
+      reason: "no_client",
+    });
     const { results } = await nextPromptResults(second, sessionId, restored, [callId]);
     expect(results).toEqual([ANSWERED]);
   });
@@ -110,7 +132,7 @@ describe("an acknowledged answer in a batch that is not re-asked", () => {
     const { sessionId, clientId, callId } = await answerThenCrash(first, "ASK_MIXED: look around, then ask");
     const second = await world.env.startDaemon(SWITCH);
     const restored = await expectRestored(second, "resume", sessionId, clientId);
-    const { results } = await nextPromptResults(second, sessionId, restored, [callId]);
+    const { results } = await continuedResults(second, sessionId, restored, [callId]);
     expect(results).toEqual([ANSWERED]);
   });
 });

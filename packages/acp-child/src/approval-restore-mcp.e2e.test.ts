@@ -116,7 +116,7 @@ describe("an MCP tool approval across a crash of the agent", () => {
     expect(server.rejected).toEqual([]);
   }, 60_000);
 
-  it("killed after the tool's effect: never run again, the model is told its result is unknown", async () => {
+  it("killed after the tool's effect: never run again; the turn goes on, the model told its result is unknown", async () => {
     const w = await world(3_000);
     const { first, sessionId, asked } = await w.askToCount();
     asked.respond(PROCEED_ONCE);
@@ -126,10 +126,19 @@ describe("an MCP tool approval across a crash of the agent", () => {
     expect(await w.runs()).toBe(1);
 
     const { second, loaded } = await w.loadAgain(sessionId);
-    expect(loaded._meta?.[RESTORE_APPROVALS_KEY]).toBeUndefined();
-    await second.agent.request("session/prompt", { sessionId, prompt: text("did it run?") });
+    // A person approved it and the model never saw its (unknown) result: the restore lets the turn go on
+    // (docs/restore.md "After a crash: how the session ends decides"), asking nothing and running nothing.
+    expect(loaded._meta?.[RESTORE_APPROVALS_KEY]).toBe(true);
+    const restore = await second.agent.request("session/prompt", {
+      sessionId,
+      prompt: [],
+      _meta: { [RESTORE_APPROVALS_KEY]: true, [PROMPT_ID_KEY]: "restore-1" },
+    });
+    expect((restore as { stopReason: string }).stopReason).toBe("end_turn");
     expect(await w.runs()).toBe(1);
-    const sent = server.requests.at(-1)?.messages.find((m) => m.role === "tool");
+    const last = server.requests.at(-1);
+    expect(last?.messages.at(-1)?.role).toBe("tool");
+    const sent = last?.messages.find((m) => m.role === "tool");
     expect(sent && messageText(sent)).toBe(toolStartedResultUnknownText(TOOL));
     expect(second.permissions).toHaveLength(0);
     expect(server.rejected).toEqual([]);

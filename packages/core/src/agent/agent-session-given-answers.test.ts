@@ -125,13 +125,19 @@ describe("AgentSession.load with given answers", () => {
       ["tool_result", { id: "call_q", name: "ask_user_question", response: { output: COLOR_ANSWER_TEXT } }],
     ]);
     expect(session.records().slice(-2)).toEqual(tail);
-    // Nothing waits to be re-asked; the prompt the crash cut off is closed as lost.
+    // Nothing waits to be re-asked: the batch is answered and the model never saw it, so a restore prompt can
+    // let the turn go on and take the crashed prompt over (it stays open for it).
     expect(session.restorableQuestion()).toBeUndefined();
+    expect(session.answeredTail()).toBe("question");
     expect((await ledger(crashed)).map((e) => [e.promptId, e.state, e.code])).toEqual([
+      ["p1", "in_flight", undefined],
+    ]);
+    // A plain prompt first closes it as lost, and carries the answers.
+    await nextPrompt(session);
+    expect((await ledger(crashed)).slice(0, 2).map((e) => [e.promptId, e.state, e.code])).toEqual([
       ["p1", "in_flight", undefined],
       ["p1", "interrupted", "daemon_lost"],
     ]);
-    await nextPrompt(session);
     expect(toolResultsSent()).toEqual({ call_list: ORPHAN_TOOL_RESULT_TEXT, call_q: COLOR_ANSWER_TEXT });
     expect(trailingToolMessages(server!.requests.at(-1)!)).toEqual([]);
   });
