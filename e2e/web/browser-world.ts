@@ -39,6 +39,8 @@ export type PageOptions = {
   colorScheme?: "light" | "dark";
   /** Browser permissions granted to the daemon's origin (e.g. "notifications"). */
   permissions?: string[];
+  /** A touch screen (a phone): coarse pointer, no hover. */
+  touch?: boolean;
 };
 
 export class BrowserWorld {
@@ -69,6 +71,7 @@ export class BrowserWorld {
       viewport: options.viewport ?? { width: 1200, height: 860 },
       colorScheme: options.colorScheme ?? "light",
       deviceScaleFactor: 1,
+      ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
     });
     if (options.permissions)
       await context.grantPermissions(options.permissions, { origin: new URL(url).origin });
@@ -95,6 +98,28 @@ export class BrowserWorld {
     const path = join(ARTIFACTS, `${name}.png`);
     await page.screenshot({ path, fullPage });
     return path;
+  }
+
+  /**
+   * The same moment at 1280 and 390 px, light and dark (`<name>-1280-light.png`, ...): the page is resized
+   * and its colour scheme switched in place, then put back as it was.
+   */
+  async shots(page: Page, name: string): Promise<void> {
+    const before = page.viewportSize();
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        // Two frames: the resize and the theme switch are laid out and painted.
+        await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+        await this.shot(page, `${name}-${width}-${scheme}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: null });
+    if (before) await page.setViewportSize(before);
   }
 }
 
@@ -152,7 +177,12 @@ export async function send(page: Page, text: string): Promise<void> {
 /** Creates a session from the sidebar (on a phone the list is a drawer, open at first). */
 export async function newSession(page: Page): Promise<void> {
   await page.getByRole("button", { name: /New session/ }).click();
-  await page.locator("#conn", { hasText: "live" }).waitFor();
+  await live(page);
+}
+
+/** Waits until the open session follows the daemon's events live. */
+export async function live(page: Page): Promise<void> {
+  await page.locator("#app[data-connection='live']").waitFor({ state: "attached" });
 }
 
 export const questionCard = (page: Page) => page.getByRole("form", { name: /The agent asks you/ });

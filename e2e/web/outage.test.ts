@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   agentSays,
+  live,
   newSession,
   permissionCard,
   questionCard,
@@ -33,7 +34,7 @@ describe("web client across a daemon crash", () => {
     // The outage, told plainly; sending and answering are off, what was picked and typed is not lost.
     const banner = page.getByRole("alert").filter({ hasText: "The daemon cannot be reached" });
     await banner.waitFor();
-    await page.locator("#conn", { hasText: "daemon unreachable" }).waitFor();
+    await page.locator("#conn", { hasText: "Daemon away" }).waitFor();
     await expect(banner.getByRole("button", { name: "Retry now" }).isVisible()).resolves.toBe(true);
     await expect(card.getByRole("button", { name: "Submit" }).isDisabled()).resolves.toBe(true);
     await expect(card.getByRole("button", { name: "Cancel" }).isDisabled()).resolves.toBe(true);
@@ -54,7 +55,7 @@ describe("web client across a daemon crash", () => {
       .locator("#log li.notice", { hasText: "The daemon restarted; the agent is asking you again." })
       .waitFor();
     await banner.waitFor({ state: "detached" });
-    await page.locator("#conn", { hasText: "live" }).waitFor();
+    await live(page);
     const again = questionCard(page);
     await again.getByText("Asked again after a restart").waitFor();
     expect(await again.getAttribute("data-request-id")).not.toBe(oldRequestId);
@@ -85,7 +86,7 @@ describe("web client across a daemon crash", () => {
       .getByRole("radio", { name: /Checklist/ })
       .check();
     await first.kill9();
-    await page.locator("#conn", { hasText: "daemon unreachable" }).waitFor();
+    await page.locator("#conn", { hasText: "Daemon away" }).waitFor();
     await world.startDaemon(["--restore-ask-user-question", "--port", String(first.port)]);
     // A reload (F5) right away: the tab remembers the session it had open and the pick it had made.
     await page.reload();

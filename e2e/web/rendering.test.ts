@@ -164,7 +164,7 @@ describe("web client rendering", () => {
     await send(page, "EDIT_NOTES");
     const edit = permissionCard(page, /Allow this edit/);
     await edit.waitFor();
-    for (const name of ["Allow All Edits", "Allow", "Reject"]) {
+    for (const name of ["Allow", "Reject", "Allow all edits"]) {
       const box = await edit.getByRole("button", { name, exact: true }).boundingBox();
       expect(box, name).not.toBeNull();
       expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);

@@ -56,6 +56,15 @@ export function webHandler(): FakeHandler {
         { text: "I will update your notes." },
       );
     }
+    // The notes as EDIT_NOTES leaves them, written again: an edit that changes nothing.
+    if (text.includes("SAME_EDIT")) {
+      return reply.toolCalls(
+        [{ name: "write_file", args: { file_path: "notes.md", content: NOTES_AFTER } }],
+        {
+          text: "I will save your notes as they are.",
+        },
+      );
+    }
     if (text.includes("RUN_TESTS")) {
       return reply.toolCalls(
         [
@@ -80,3 +89,7 @@ export function webHandler(): FakeHandler {
     return reply.text("Plain answer.");
   };
 }
+
+/** The first prompt of the sessions test: long, so the list must summarise it. */
+export const LONG_FIRST_PROMPT =
+  "Add a section about installing on Linux and macOS to the README, with examples for both, and check the links";

@@ -5,9 +5,10 @@
 import { BrowserNotifier } from "./attention/browser-notifier.js";
 import { Drafts } from "./interactions/drafts.js";
 import { createApi, sessionFromHash, tokenFromHash } from "./net/api.js";
-import { ClientIds, freshClientIdHint, type KeyValueStorage } from "./net/client-ids.js";
+import { ClientIds, deviceId, freshClientIdHint, type KeyValueStorage } from "./net/client-ids.js";
 import { openEventStream } from "./net/event-stream.js";
 import { routeUrl } from "./net/routes.js";
+import { AnswerMemory } from "./session/answer-memory.js";
 import type { Clock } from "./session/controller-types.js";
 import { SessionController } from "./session/session-controller.js";
 import { SessionDirectory } from "./sessions/session-directory.js";
@@ -16,9 +17,11 @@ import { WaitingMemory } from "./sessions/waiting-memory.js";
 import { CardsView } from "./views/cards-view.js";
 import { ComposerView } from "./views/composer-view.js";
 import { pageElements } from "./views/page-elements.js";
+import { QueueView } from "./views/queue-view.js";
 import { SidebarView } from "./views/sidebar-view.js";
 import { StatusView } from "./views/status-view.js";
 import { TimelineView } from "./views/timeline-view.js";
+import { TitleView } from "./views/title-view.js";
 import { TokenView } from "./views/token-view.js";
 
 const LIST_POLL_MS = 15_000;
@@ -33,11 +36,14 @@ const clock: Clock = {
 const tabStorage = storage(() => window.sessionStorage);
 const browserStorage = storage(() => window.localStorage);
 
-const api = createApi({ fetch: fetchFn, token: tokenFromHash(location.hash) });
+const device = deviceId(browserStorage, (b) => crypto.getRandomValues(b));
+const api = createApi({ fetch: fetchFn, token: tokenFromHash(location.hash), device });
 const controller = new SessionController({
   api,
   clientIds: new ClientIds(tabStorage),
   drafts: new Drafts(tabStorage),
+  device,
+  answers: new AnswerMemory(browserStorage),
   clock,
   openStream: (options) => openEventStream({ ...options, fetch: fetchFn }),
   freshClientId: () => freshClientIdHint((b) => crypto.getRandomValues(b)),
@@ -59,7 +65,9 @@ const timeline = new TimelineView(ui.log, ui.scroller, () => controller.workspac
 const tokens = new TokenView(ui);
 const sidebar = new SidebarView(ui, directory, memory, controller, () => Date.now());
 new StatusView(ui, controller);
-new ComposerView(ui, controller);
+new TitleView(ui, controller);
+const composer = new ComposerView(ui, controller);
+new QueueView(ui.queued, controller, (text) => composer.takeBack(text));
 new CardsView(ui.pending, controller, ui.prompt);
 new BrowserNotifier(ui.notify, controller);
 

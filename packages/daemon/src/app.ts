@@ -1,5 +1,6 @@
 // The HTTP surface: middleware in order (host, origin, pre-auth routes, auth), then the API routes, and
 // the one error handler. Pure wiring: everything it serves comes in through `AppDeps`.
+
 import { Hono } from "hono";
 import type { BufferBudget } from "./budget/buffer-budget.js";
 import type { Clock } from "./events/clock.js";
@@ -21,6 +22,7 @@ import { healthRoutes } from "./routes/health.js";
 import { linkRoutes } from "./routes/links.js";
 import { permissionRoutes } from "./routes/permission.js";
 import { promptRoutes } from "./routes/prompts.js";
+import { sessionNameRoutes } from "./routes/session-name.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { statusRoutes } from "./routes/status.js";
 import { transcriptRoutes } from "./routes/transcript.js";
@@ -112,6 +114,7 @@ export function createApp(deps: AppDeps): Hono {
   );
   app.route("/", sessionRoutes(sessions));
   app.route("/", promptRoutes(sessions));
+  app.route("/", sessionNameRoutes(sessions));
   app.route("/", statusRoutes(sessions));
   app.route("/", permissionRoutes(sessions));
   app.route("/", transcriptRoutes(sessions));

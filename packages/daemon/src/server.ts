@@ -2,6 +2,7 @@
 // -> HTTP server). Tests and benchmarks can swap the child channel, the store and the clock.
 // The socket may already be bound (boot/early-server): the cli binds it before loading this module, so
 // /health answers while the rest loads; requests that came early are handed to the app here.
+
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
@@ -30,6 +31,7 @@ import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } fro
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
 import { type PromptJournal, storedPromptJournal } from "./prompts/prompt-journal.js";
+import { storedSessionNames } from "./sessions/session-names.js";
 import { Sessions } from "./sessions/sessions.js";
 
 export type RunningDaemon = {
@@ -174,6 +176,7 @@ async function configureDaemon(
     store: internals.store ?? coreSessionStore(storage),
     answerJournal: internals.answerJournal ?? storedAnswerJournal(storage),
     promptJournal: internals.promptJournal ?? storedPromptJournal(storage),
+    names: storedSessionNames(storage),
     clock,
     log,
     ...(token !== undefined ? { secrets: [token] } : {}),

@@ -7,8 +7,11 @@ import { type FileDiff, toolDiffs, toolOutput } from "./tool-content.js";
 
 export type ToolStatus = "pending" | "in_progress" | "completed" | "failed";
 export type PlanEntry = { content: string; status: string };
-/** Who answered a question or approval: this tab, another client, the daemon's journal, or nobody. */
-export type AnsweredBy = "you" | "other" | "journal" | "nobody";
+/**
+ * Who answered a question or approval: you (this browser), you on another device, another client (a program),
+ * the daemon's journal, or nobody.
+ */
+export type AnsweredBy = "you" | "device" | "other" | "journal" | "nobody";
 export type AnswerLine = { label: string; value: string };
 
 export type TextItem = { key: string; kind: "user" | "agent" | "thought"; text: string; promptId?: string };

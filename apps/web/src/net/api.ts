@@ -1,4 +1,4 @@
-import { CLIENT_ID_HEADER } from "@qwen-daemon/core/protocol";
+import { CLIENT_DEVICE_HEADER, CLIENT_ID_HEADER } from "@qwen-daemon/core/protocol";
 import { record } from "./read.js";
 // The daemon's REST calls. Every request carries the bearer token (from `#token=` in the URL) and, when
 // we have one for the session, our client id. Failures become ApiError with the daemon's `error`/`code`;
@@ -47,10 +47,16 @@ export function sessionFromHash(hash: string): string | undefined {
   return value ? value : undefined;
 }
 
-export function createApi(options: { fetch: typeof fetch; token?: string | undefined }): Api {
+export function createApi(options: {
+  fetch: typeof fetch;
+  token?: string | undefined;
+  /** This browser's device id (client-ids.ts `deviceId`), named on every request. */
+  device?: string | undefined;
+}): Api {
   const headers = (clientId: string | undefined): Record<string, string> => {
     const h: Record<string, string> = {};
     if (options.token) h.authorization = `Bearer ${options.token}`;
+    if (options.device) h[CLIENT_DEVICE_HEADER.toLowerCase()] = options.device;
     if (clientId) h[CLIENT_ID_HEADER.toLowerCase()] = clientId;
     return h;
   };

@@ -43,3 +43,20 @@ export class ClientIds {
     this.storage?.setItem(KEY, JSON.stringify(Object.fromEntries(entries)));
   }
 }
+
+const DEVICE_KEY = "qwen-serve.device";
+
+/**
+ * This browser's device id (kept in localStorage, so every tab and every reload of this browser is the same
+ * device), sent as `X-Qwen-Client-Device` so the daemon can say which device an answer came from.
+ */
+export function deviceId(
+  storage: KeyValueStorage | undefined,
+  fillRandom: (bytes: Uint8Array) => Uint8Array,
+): string {
+  const kept = storage?.getItem(DEVICE_KEY);
+  if (kept && /^[A-Za-z0-9._:-]{1,128}$/.test(kept)) return kept;
+  const fresh = freshClientIdHint(fillRandom).replace(/^web_/, "web_device_");
+  storage?.setItem(DEVICE_KEY, fresh);
+  return fresh;
+}

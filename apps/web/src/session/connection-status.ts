@@ -7,6 +7,7 @@ import type { DaemonWatch } from "./daemon-watch.js";
 
 const OUTAGE_TEXT =
   "The daemon cannot be reached. Sending and answering are paused until it is back; what you typed is kept.";
+const OUTAGE_SHORT = "Daemon away. Your text is kept.";
 
 export class ConnectionStatus {
   readonly #emit: (event: ControllerEvent) => void;
@@ -64,7 +65,12 @@ export class ConnectionStatus {
     this.#detail = detail;
     if (this.#connection !== "down") {
       this.#connection = "down";
-      this.#banner = { tone: "outage", text: OUTAGE_TEXT, action: { label: "Retry now", run: retry } };
+      this.#banner = {
+        tone: "outage",
+        text: OUTAGE_TEXT,
+        short: OUTAGE_SHORT,
+        action: { label: "Retry now", run: retry },
+      };
       this.#emit({ type: "announce", text: "The daemon cannot be reached." });
     }
     this.#watch.start();

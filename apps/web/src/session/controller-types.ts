@@ -5,6 +5,7 @@ import type { Drafts } from "../interactions/drafts.js";
 import type { Interaction } from "../interactions/interaction.js";
 import type { Api } from "../net/api.js";
 import type { EventStream, EventStreamOptions } from "../net/event-stream.js";
+import type { AnswerMemory } from "./answer-memory.js";
 
 export type StreamOptions = Omit<EventStreamOptions, "fetch" | "sleep">;
 
@@ -23,6 +24,10 @@ export type ControllerDeps = {
   openStream: (options: StreamOptions) => EventStream;
   /** A well-formed client id to offer on a load when we hold none for the session. */
   freshClientId: () => string;
+  /** This browser's device id: an answer naming it was given by the person here, in any tab. */
+  device?: string;
+  /** The answer lines the conversation showed, kept so a reload or a restart shows them again. */
+  answers?: AnswerMemory;
   /** Best-effort detach when leaving a session (`keepalive` when the page is going away). */
   detach?: (sessionId: string, clientId: string, leaving: boolean) => void;
 };
@@ -45,7 +50,13 @@ export type Connection =
   | "ended";
 
 export type BannerAction = { label: string; run: () => void };
-export type Banner = { tone: "outage" | "error" | "info"; text: string; action?: BannerAction };
+/** `short`: the same in a few words, for a phone's one-line banner. */
+export type Banner = {
+  tone: "outage" | "error" | "info";
+  text: string;
+  short?: string;
+  action?: BannerAction;
+};
 
 /** Per-card state the view shows: a vote in flight, the last failure, a partial tally. */
 export type CardState = { sending: boolean; error?: string; status?: string };
@@ -54,6 +65,8 @@ export type ControllerEvent =
   /** The conversation and the waiting cards were cleared (another session, or a reload). */
   | { type: "reset" }
   | { type: "item"; item: TimelineItem }
+  /** The queued messages changed (controller.queued). */
+  | { type: "queue" }
   | { type: "interaction-added"; interaction: Interaction; live: boolean }
   | { type: "interaction-changed"; interaction: Interaction }
   | { type: "interaction-removed"; requestId: string }

@@ -9,17 +9,20 @@ import type { Interaction } from "../interactions/interaction.js";
 export type Resolution = Partial<
   Pick<
     DaemonEventData<typeof DaemonEventType.permissionResolved>,
-    "outcome" | "voterClientId" | "answers" | "reason" | "source"
+    "outcome" | "voterClientId" | "voterDevice" | "answers" | "reason" | "source"
   >
 >;
 
-/** The answer item for `interaction` ended as `resolution`; `ourClientId` tells our votes from others'. */
+/** Who we are: this page's client id for the session, and this browser's device id. */
+export type Us = { clientId: string | undefined; device: string | undefined };
+
+/** The answer item for `interaction` ended as `resolution`; `us` tells our votes from others'. */
 export function answerItemFields(
   interaction: Interaction,
   resolution: Resolution,
-  ourClientId: string | undefined,
+  us: Us,
 ): Omit<AnswerItem, "key" | "kind"> {
-  const by = whoAnswered(resolution, ourClientId);
+  const by = whoAnswered(resolution, us);
   const subject = interaction.kind === "question" ? questionSubject(interaction) : interaction.title;
   const base = { requestId: interaction.requestId, by, subject };
   const detail = byWords(by);
@@ -47,18 +50,26 @@ export function answerItemFields(
   return { ...base, verdict, lines, ...withDetail };
 }
 
-function whoAnswered(resolution: Resolution, ourClientId: string | undefined): AnsweredBy {
+/**
+ * By the daemon's word on the voter: this page's client, or any client naming this browser's device, is
+ * "you"; a client naming another device is you on another of your devices (a browser reaches the daemon only
+ * with its token or on its machine); a client naming no device is another program (an editor, a script).
+ */
+function whoAnswered(resolution: Resolution, us: Us): AnsweredBy {
   if (resolution.source === "answer_journal") return "journal";
-  if (resolution.voterClientId !== undefined) {
-    return resolution.voterClientId === ourClientId ? "you" : "other";
-  }
+  const { voterClientId, voterDevice } = resolution;
+  if (voterClientId !== undefined && voterClientId === us.clientId) return "you";
+  if (voterDevice !== undefined) return voterDevice === us.device ? "you" : "device";
+  if (voterClientId !== undefined) return "other";
   return resolution.outcome?.outcome === "selected" ? "other" : "nobody";
 }
 
 function byWords(by: AnsweredBy): string | undefined {
   switch (by) {
+    case "device":
+      return "on another of your devices";
     case "other":
-      return "from another window or client";
+      return "from another app (an editor or a script)";
     case "journal":
       return "your answer from before the restart, kept by the daemon";
     default:

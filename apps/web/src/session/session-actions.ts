@@ -8,6 +8,7 @@ import type { Drafts } from "../interactions/drafts.js";
 import { type Api, ApiError } from "../net/api.js";
 import { describe, isSessionLost, isUnreachable } from "../net/api-errors.js";
 import { callRoute } from "../net/routes.js";
+import { summaryTitle } from "../sessions/session-list.js";
 import type { SessionModel } from "./session-model.js";
 
 export type ActionHost = {
@@ -36,7 +37,11 @@ export async function sendPrompt(host: ActionHost, text: string): Promise<boolea
       body,
       clientId: host.clientId,
     });
-    if (typeof res.promptId === "string") model.prompts.started(res.promptId);
+    if (typeof res.promptId === "string") {
+      model.prompts.started(res.promptId);
+      // Waiting behind the running turn (or a question): shown at once as queued, with its place in line.
+      if (typeof res.queuePosition === "number") model.queued(res.promptId, text, res.queuePosition, true);
+    }
     host.drafts.setComposer(sessionId, "");
     host.sent(text);
     return true;
@@ -51,6 +56,27 @@ export async function sendPrompt(host: ActionHost, text: string): Promise<boolea
     } else {
       model.note("error", `Could not send: ${describe(error)}`);
     }
+    return false;
+  }
+}
+
+/** Takes a queued message back; true when the daemon let it go (it had not started). */
+export async function withdrawPrompt(host: ActionHost, promptId: string): Promise<boolean> {
+  const { sessionId, model } = host;
+  if (!sessionId || !host.canAct) return false;
+  try {
+    await callRoute(host.api, "withdrawPrompt", {
+      params: { id: sessionId, promptId },
+      clientId: host.clientId,
+    });
+    model.unqueue(promptId);
+    return true;
+  } catch (error) {
+    if (isUnreachable(error)) host.unreachable(describe(error));
+    else if (error instanceof ApiError && error.code === "prompt_running") {
+      model.note("notice", "That message has started already; Stop ends it.");
+    } else if (error instanceof ApiError && error.status === 404) model.unqueue(promptId);
+    else model.note("error", `Could not take the message back: ${describe(error)}`);
     return false;
   }
 }
@@ -115,8 +141,7 @@ export async function sendVote(
   }
 }
 
-/** A session's name from its first message: the message's first line, clipped. */
+/** A session's name from its first message, as the list will say it (a short summary). */
 export function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return summaryTitle(text);
 }

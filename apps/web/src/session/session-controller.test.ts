@@ -3,6 +3,7 @@ import { Drafts } from "../interactions/drafts.js";
 import { ApiError } from "../net/api.js";
 import { ClientIds } from "../net/client-ids.js";
 import { FakeApi, FakeStreams, ManualClock, memoryStorage, settle } from "../testing/fake-daemon.js";
+import { AnswerMemory } from "./answer-memory.js";
 import type { ControllerEvent } from "./controller-types.js";
 import { ASKED_AGAIN, SessionController } from "./session-controller.js";
 
@@ -69,6 +70,8 @@ function world(storage = memoryStorage()): World {
     clock,
     openStream: streams.open,
     freshClientId: () => `web_hint${++n}`,
+    device: "web_device_here",
+    answers: new AnswerMemory(storage),
     detach: (sessionId, clientId) => void detached.push(`${sessionId}:${clientId}`),
   });
   const events: ControllerEvent[] = [];
@@ -164,10 +167,48 @@ describe("SessionController", () => {
     expect(w.controller.items.at(-1)).toMatchObject({
       kind: "answer",
       by: "other",
-      detail: "from another window or client",
+      detail: "from another app (an editor or a script)",
       lines: [{ label: "Format", value: "Short note" }],
     });
     expect(types(w)).toContain("interaction-removed");
+  });
+
+  it("tells the person's own answer from another device, or another tab of this browser, by the voter's device", async () => {
+    await w.controller.create();
+    const resolve = (requestId: string, voterDevice: string) => {
+      w.streams.last.emit("permission_request", questionRequest(requestId));
+      w.streams.last.emit("permission_resolved", {
+        requestId,
+        outcome: { outcome: "selected", optionId: "proceed_once" },
+        voterClientId: `client_${requestId}`,
+        voterDevice,
+        answers: { "0": "Short note" },
+      });
+      return w.controller.items.at(-1);
+    };
+    expect(resolve("r1", "web_device_phone")).toMatchObject({
+      by: "device",
+      detail: "on another of your devices",
+    });
+    expect(resolve("r2", "web_device_here")).toMatchObject({ by: "you" });
+  });
+
+  it("shows the answer lines it showed before after a reload: the replayed history has the call, this browser the record", async () => {
+    await w.controller.create();
+    w.streams.last.emit("permission_request", questionRequest("r1"));
+    await w.controller.vote("r1", SUBMIT, { "0": "Checklist" });
+    const shown = w.controller.items.filter((i) => i.kind === "answer");
+    expect(shown).toMatchObject([{ by: "you", verdict: "Answered" }]);
+    w.api.on("POST /session/s1/load", () => ({
+      sessionId: "s1",
+      clientId: "client_2",
+      compactedReplay: [askToolCall("completed")],
+      lastEventId: 1,
+      eventEpoch: "E2",
+    }));
+    await w.controller.open("s1", "Plan", { kind: "pick", onDisk: true });
+    expect(w.controller.items.map((i) => i.kind)).toEqual(["tool", "answer"]);
+    expect(w.controller.items.filter((i) => i.kind === "answer")).toEqual(shown);
   });
 
   it("during an outage: pauses sending, keeps drafts, probes /health and wakes the stream when it is back", async () => {

@@ -6,6 +6,7 @@
 // in, so tests drive it with fakes.
 
 import type { AttachResponse, OpenSessionResponse } from "@qwen-daemon/core/protocol";
+import type { QueuedMessage } from "../conversation/queued-prompts.js";
 import type { TimelineItem } from "../conversation/timeline.js";
 import type { PermissionOption, Selection } from "../interactions/answers.js";
 import type { Interaction } from "../interactions/interaction.js";
@@ -24,7 +25,14 @@ import type {
 } from "./controller-types.js";
 import { DaemonWatch } from "./daemon-watch.js";
 import { OpenGate } from "./open-gate.js";
-import { type ActionHost, cancelPrompt, firstLine, sendPrompt, sendVote } from "./session-actions.js";
+import {
+  type ActionHost,
+  cancelPrompt,
+  firstLine,
+  sendPrompt,
+  sendVote,
+  withdrawPrompt,
+} from "./session-actions.js";
 import { type RestoreHint, SessionModel } from "./session-model.js";
 import { replayFrames, SessionRecovery } from "./session-recovery.js";
 import { ViewListeners } from "./view-listeners.js";
@@ -107,6 +115,10 @@ export class SessionController {
   }
   get items(): readonly TimelineItem[] {
     return this.#model.timeline.items;
+  }
+  /** Messages waiting in the daemon's queue, in its order. */
+  get queued(): QueuedMessage[] {
+    return this.#model.queue.list();
   }
   get interactions(): Interaction[] {
     return [...this.#model.interactions.values()];
@@ -191,6 +203,25 @@ export class SessionController {
     this.#listeners.emit({ type: "status" });
   }
 
+  /** Names the open session (the daemon keeps the name); true when it did. */
+  async rename(name: string): Promise<boolean> {
+    const sessionId = this.#sessionId;
+    if (!sessionId || !this.canAct) return false;
+    try {
+      const res = await callRoute(this.#deps.api, "renameSession", {
+        params: { id: sessionId },
+        body: { name },
+        clientId: this.#clientId,
+      });
+      this.setTitle(res.displayName);
+      this.#listeners.emit({ type: "list-changed" });
+      return true;
+    } catch (error) {
+      this.#failed(error, `Could not rename the session: ${describe(error)}`);
+      return false;
+    }
+  }
+
   /** The banner's button: look for the daemon now (while it is away), or reload the session. */
   retryNow(): void {
     if (this.#status.down) this.#watch.probeNow();
@@ -202,6 +233,11 @@ export class SessionController {
   /** Sends a message; true when the daemon took it (the caller then clears the box). */
   send(text: string): Promise<boolean> {
     return sendPrompt(this.#actionHost(), text);
+  }
+
+  /** Takes a queued message back before it starts; true when it was. */
+  withdraw(promptId: string): Promise<boolean> {
+    return withdrawPrompt(this.#actionHost(), promptId);
   }
 
   cancel(): Promise<void> {
@@ -248,7 +284,7 @@ export class SessionController {
       });
       const restarted =
         (reason.kind === "pick" && reason.onDisk) || (reason.kind === "recover" && reason.restarted);
-      this.#enter(res, title ?? (sameSession ? this.#title : `Session ${sessionId.slice(0, 8)}`), {
+      this.#enter(res, title ?? (sameSession ? this.#title : "Untitled session"), {
         keys,
         restarted,
       });
@@ -306,6 +342,12 @@ export class SessionController {
       {
         workspace: () => this.#workspace,
         clientId: () => this.#clientId,
+        device: () => this.#deps.device,
+        remember: (toolCallId, record) => {
+          if (this.#sessionId) this.#deps.answers?.remember(this.#sessionId, toolCallId, record);
+        },
+        recall: (toolCallId) =>
+          this.#sessionId ? this.#deps.answers?.recall(this.#sessionId, toolCallId) : undefined,
         forget: (key) => {
           if (this.#sessionId) this.#deps.drafts.clearSelection(this.#sessionId, key);
         },

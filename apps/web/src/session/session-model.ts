@@ -3,9 +3,12 @@
 // the "asked again" bookkeeping after a restart. Pure: no I/O; it reports changes through `emit` and tells
 // its owner (the controller) when the agent stopped or the session closed.
 import { ActivePrompts } from "../conversation/active-prompts.js";
+import { QueuedPrompts } from "../conversation/queued-prompts.js";
 import { type NoteItem, Timeline, type TimelineItem } from "../conversation/timeline.js";
 import { type Interaction, interactionKey, interactionOf } from "../interactions/interaction.js";
 import type { DaemonEvent, PermissionRequest } from "../net/daemon-event.js";
+import { record } from "../net/read.js";
+import type { AnswerRecord } from "./answer-memory.js";
 import type { CardState, ControllerEvent } from "./controller-types.js";
 import { answerItemFields, type Resolution } from "./resolution.js";
 
@@ -30,6 +33,8 @@ const LIST_EVENTS = new Set([
 export class SessionModel {
   readonly timeline = new Timeline();
   readonly prompts = new ActivePrompts();
+  /** Messages waiting in the daemon's queue, shown as queued until they start. */
+  readonly queue = new QueuedPrompts();
   readonly interactions = new Map<string, Interaction>();
   readonly cards = new Map<string, CardState>();
   /** Answers of votes in flight, by request id: the resolved event may arrive before the vote's 200. */
@@ -43,6 +48,11 @@ export class SessionModel {
     readonly context: {
       workspace: () => string | undefined;
       clientId: () => string | undefined;
+      /** This browser's device id. */
+      device: () => string | undefined;
+      /** Keeps an answer's record by its tool call, and finds it again (answer-memory.ts). */
+      remember: (toolCallId: string, record: AnswerRecord) => void;
+      recall: (toolCallId: string) => AnswerRecord | undefined;
       /** A question ended: its kept selection can go. */
       forget: (key: string) => void;
     },
@@ -78,12 +88,35 @@ export class SessionModel {
     this.emit({ type: "interaction-changed", interaction });
   }
 
+  /** A message the daemon queued (`mine`: sent from this page). */
+  queued(promptId: string, text: string, position: number | undefined, mine: boolean): void {
+    if (this.queue.add(promptId, text, position, mine)) this.emit({ type: "queue" });
+  }
+
+  /** A queued message started, ended or was taken back. */
+  unqueue(promptId: string | undefined): void {
+    if (promptId !== undefined && this.queue.remove(promptId)) this.emit({ type: "queue" });
+  }
+
   /** One frame; its data is read leniently (the type is the contract's claim, not a promise). */
   apply(ev: DaemonEvent, live: boolean): EventOutcome {
     let outcome: EventOutcome;
     switch (ev.type) {
       case "session_update":
-        this.#item(this.timeline.sessionUpdate(ev.data?.update, ev.promptId));
+        // The daemon echoes a prompt when it starts: a queued one is a sent one from here on.
+        if (ev.data?.update?.sessionUpdate === "user_message_chunk") this.unqueue(ev.promptId);
+        this.#toolUpdate(ev.data?.update, ev.promptId);
+        break;
+      case "pending_prompt_added":
+        if (ev.data && typeof ev.data.text === "string") {
+          const mine =
+            ev.originatorClientId !== undefined && ev.originatorClientId === this.context.clientId();
+          this.queued(ev.data.promptId, ev.data.text, ev.data.position, mine);
+        }
+        break;
+      case "pending_prompt_started":
+      case "pending_prompt_completed":
+        this.unqueue(ev.data?.promptId ?? ev.promptId);
         break;
       case "permission_request":
         if (ev.data) this.#add(ev.data, live);
@@ -114,6 +147,9 @@ export class SessionModel {
       }
       case "turn_error": {
         const d = ev.data;
+        this.unqueue(d?.promptId ?? ev.promptId);
+        // A message taken back before it started: its queued line went, nothing failed.
+        if (d?.code === "prompt_withdrawn") break;
         this.note(
           "error",
           `The turn failed: ${d?.message ?? "unknown error"}${d?.code ? ` (${d.code})` : ""}`,
@@ -153,9 +189,10 @@ export class SessionModel {
     const fields = answerItemFields(
       interaction,
       { ...resolution, ...(answers ? { answers } : {}) },
-      this.context.clientId(),
+      { clientId: this.context.clientId(), device: this.context.device() },
     );
     if (!this.timeline.get(`answer:${requestId}`)) this.#item(this.timeline.answer(fields));
+    if (interaction.toolCallId) this.context.remember(interaction.toolCallId, fields);
     this.context.forget(interaction.key);
     this.remove(requestId);
   }
@@ -198,8 +235,22 @@ export class SessionModel {
     this.emit({ type: "announce", text });
   }
 
+  /**
+   * A session/update; a tool call seen for the first time whose answer this browser kept (a replayed history
+   * holds the call, not who answered it) gets its answer line back, right under it, as it was shown before.
+   */
+  #toolUpdate(update: unknown, promptId: string | undefined): void {
+    const toolCallId = record(update)?.toolCallId;
+    const known = typeof toolCallId === "string" && this.timeline.tool(toolCallId) !== undefined;
+    this.#item(this.timeline.sessionUpdate(update, promptId));
+    if (known || typeof toolCallId !== "string" || this.timeline.tool(toolCallId) === undefined) return;
+    const kept = this.context.recall(toolCallId);
+    if (kept && !this.timeline.get(`answer:${kept.requestId}`)) this.#item(this.timeline.answer(kept));
+  }
+
   /** Nothing can answer these any more (the agent stopped); a reload asks again what is still open. */
   #dropAll(): void {
+    if (this.queue.clear()) this.emit({ type: "queue" });
     for (const requestId of [...this.interactions.keys()]) this.remove(requestId);
   }
 

@@ -5,44 +5,76 @@ import type { SessionSummary } from "../net/daemon-event.js";
 
 export type { SessionSummary };
 
-export type BadgeTone = "ask" | "busy" | "error" | "live";
-export type BadgeIcon = "question" | "approval" | "working" | "failed" | "live";
-export type Badge = { icon: BadgeIcon; text: string; tone: BadgeTone };
+import { sessionState, stateWords } from "../session/session-state.js";
 
-/** A short, stable title: the session's display name (its first prompt), else the start of its id. */
-export function sessionTitle(s: SessionSummary): string {
-  const name = s.displayName?.trim();
-  if (name) return name.length > 80 ? `${name.slice(0, 79)}…` : name;
-  return `Session ${s.sessionId.slice(0, 8)}`;
+export type BadgeTone = "ask" | "busy" | "error";
+export type BadgeIcon = "question" | "approval" | "working" | "failed";
+/** `state`: the badge says the session's state (session-state.ts), in the words the header uses. */
+export type Badge = { icon: BadgeIcon; text: string; tone: BadgeTone; state?: boolean; detail?: string };
+
+/** Titles are cut to this many characters, at a word. */
+export const TITLE_CHARS = 48;
+
+/**
+ * A short title from a longer text (the first prompt): its first line, its first sentence when that ends in
+ * time, else cut at the last word that fits, with "…".
+ */
+export function summaryTitle(text: string, max = TITLE_CHARS): string {
+  const line = (text.trim().split("\n")[0] ?? "").trim();
+  if (line.length <= max) return line;
+  const sentence = /^(.{12,}?[.!?])\s/.exec(line)?.[1];
+  if (sentence && sentence.length <= max) return sentence;
+  const cut = line.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut.slice(0, max - 1)).replace(/[\s,;:.-]+$/, "")}…`;
 }
 
 /**
- * What the session needs, most urgent first. `rememberedWaiting`: this browser saw the session waiting for
- * a person and nothing has been written to it since (so after a restart, before any load, the question is
- * most likely still there to be asked again).
+ * What the session is called: the name the daemon has for it (a name given by a person or the agent, else
+ * its first prompt) summarised; "Untitled session" before anything was asked.
+ */
+export function sessionTitle(s: SessionSummary): string {
+  const name = s.displayName?.trim();
+  return name ? summaryTitle(name) : "Untitled session";
+}
+
+/**
+ * What the session needs, most urgent first: its state in the header's words when it is not idle, then a
+ * failed last turn. `rememberedWaiting`: this browser saw the session waiting for a person and nothing has
+ * been written to it since (so after a restart, before any load, the question is most likely still there).
  */
 export function sessionBadges(s: SessionSummary, rememberedWaiting = false): Badge[] {
   const badges: Badge[] = [];
   const onDisk = s.live === true ? [] : (s.pendingOnDisk ?? []);
-  if (s.isWaitingForUserQuestion) badges.push({ icon: "question", text: "Needs your answer", tone: "ask" });
-  else if (s.isWaitingForPermission)
-    badges.push({ icon: "approval", text: "Needs your approval", tone: "ask" });
-  else if (onDisk.includes("user_question")) {
-    badges.push({ icon: "question", text: "Waiting for you: a question", tone: "ask" });
-  } else if (onDisk.length > 0) {
-    badges.push({ icon: "approval", text: `Waiting for you: ${approvalWords(onDisk)}`, tone: "ask" });
+  const waitingOn =
+    s.isWaitingForUserQuestion || onDisk.includes("user_question")
+      ? "question"
+      : s.isWaitingForPermission || onDisk.length > 0
+        ? "approval"
+        : undefined;
+  const state = sessionState({ waitingOn, busy: s.hasActivePrompt === true });
+  if (state.kind === "waiting") {
+    const detail = onDisk.length > 0 && waitingOn === "approval" ? approvalWords(onDisk) : undefined;
+    badges.push({
+      icon: state.on === "question" ? "question" : "approval",
+      text: stateWords(state),
+      tone: "ask",
+      state: true,
+      ...(detail ? { detail } : {}),
+    });
   } else if (s.live !== true && rememberedWaiting && s.pendingOnDisk === undefined) {
-    badges.push({ icon: "question", text: "Was waiting for you: open to check", tone: "ask" });
+    badges.push({ icon: "question", text: "Was waiting for you: open to check", tone: "ask", state: true });
+  } else if (state.kind === "working") {
+    badges.push({ icon: "working", text: stateWords(state), tone: "busy", state: true });
   }
-  if (s.hasActivePrompt) badges.push({ icon: "working", text: "Working", tone: "busy" });
-  if (s.hasTurnError) badges.push({ icon: "failed", text: "Last turn failed", tone: "error" });
+  if (s.hasTurnError) badges.push({ icon: "failed", text: "Last turn went wrong", tone: "error" });
   return badges;
 }
 
 /** What the approvals a session on disk holds ask for, in a few words. */
 function approvalWords(kinds: readonly string[]): string {
   const only = kinds.every((k) => k === kinds[0]) ? kinds[0] : undefined;
-  if (only === "exec") return "run a command?";
+  if (only === "exec") return "to run a command";
   if (only === "edit") return kinds.length > 1 ? "file edits" : "a file edit";
   if (only === "mcp") return "a tool call";
   return "approvals";
@@ -51,6 +83,13 @@ function approvalWords(kinds: readonly string[]): string {
 /** True when the summary says a person is needed (live, or on disk). */
 export function needsPerson(s: SessionSummary): boolean {
   return sessionBadges(s).some((b) => b.tone === "ask");
+}
+
+/** True when `query` (words, any case) is found in the session's title. */
+export function matchesFilter(s: SessionSummary, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const title = `${sessionTitle(s)} ${s.displayName ?? ""}`.toLowerCase();
+  return words.every((w) => title.includes(w));
 }
 
 /** "just now", "5 min ago", "3 h ago", else the date. `now` is injected so this stays pure. */

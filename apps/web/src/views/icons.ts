@@ -79,6 +79,7 @@ const ICONS = {
     ["path", { d: "M19.5 12a7.5 7.5 0 1 1-2.2-5.3" }],
     ["path", { d: "M19.5 4.5v4.2h-4.2" }],
   ],
+  trash: [["path", { d: "M5 7h14M10 7V5h4v2M7 7l1 12h8l1-12M10.5 10.5v5.5M13.5 10.5v5.5" }]],
   chevron: [["path", { d: "M9.5 6.5L15 12l-5.5 5.5" }]],
   copy: [
     ["rect", { x: 8.5, y: 8.5, width: 11, height: 11, rx: 2 }],

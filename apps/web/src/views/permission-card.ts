@@ -1,8 +1,10 @@
 // The card for a tool approval: what the agent wants to do, shown so a person can judge it (an edit as a
-// diff, a command with the folder it runs in, anything else by its title and details), and one button per
-// option the request offers.
+// diff, an edit that changes nothing said so, a command with the folder it runs in, anything else by its
+// title and details), and the options the request offers, safest first: "Allow" (this once) is the first
+// button and the filled one, "Reject" beside it; a standing choice ("Allow all edits") sits apart, smaller,
+// with its scope in words (interactions/approval-choices.ts).
 import { relativeToWorkspace } from "../conversation/tool-content.js";
-import { isApproval, optionLabel } from "../interactions/answers.js";
+import { approvalChoices, changesNothing } from "../interactions/approval-choices.js";
 import type { Interaction } from "../interactions/interaction.js";
 import { diffView, displayPath } from "./diff-view.js";
 import { domId, h } from "./dom.js";
@@ -30,15 +32,28 @@ export function permissionCard(
     icon(interaction.kind === "command" ? "terminal" : interaction.kind === "edit" ? "edit" : "approval"),
     h("span", {}, HEADINGS[interaction.kind]),
   );
-  const buttons = interaction.request.options.map((option) =>
+  const choices = approvalChoices(interaction);
+  const button = (choice: (typeof choices)[number], i: number) =>
     h(
       "button",
       {
         type: "button",
-        class: isApproval(option) ? "primary" : "secondary",
-        onclick: () => handlers.onVote(option),
+        class: choice.role === "once" ? "primary" : choice.role === "reject" ? "secondary" : "broad",
+        onclick: () => handlers.onVote(choice.option),
+        ...(choice.scope ? { "aria-describedby": `${id}-scope-${i}` } : {}),
       },
-      optionLabel(option),
+      choice.label,
+    );
+  const main = choices.filter((c) => c.role !== "standing");
+  const standing = choices.filter((c) => c.role === "standing");
+  const buttons = [...main, ...standing].map(button);
+  const mainButtons = buttons.slice(0, main.length);
+  const standingRows = standing.map((choice, i) =>
+    h(
+      "div",
+      { class: "standing-choice" },
+      buttons[main.length + i],
+      h("span", { id: `${id}-scope-${main.length + i}`, class: "scope" }, choice.scope ?? ""),
     ),
   );
   const card = h(
@@ -57,7 +72,14 @@ export function permissionCard(
         : undefined,
     ),
     h("div", { class: "card-body" }, ...body(interaction, workspace)),
-    h("div", { class: "card-foot" }, errorLine, statusLine, h("div", { class: "card-actions" }, ...buttons)),
+    h(
+      "div",
+      { class: "card-foot" },
+      errorLine,
+      statusLine,
+      h("div", { class: "card-actions" }, ...mainButtons),
+      standingRows.length > 0 ? h("div", { class: "standing-choices" }, ...standingRows) : undefined,
+    ),
   );
   return {
     el: card,
@@ -101,7 +123,20 @@ function body(interaction: Interaction, workspace: string | undefined): (Node | 
     ];
   }
   if (interaction.kind === "edit") {
-    return [subject, ...interaction.diffs.map((d) => diffView(d, workspace))];
+    const same = interaction.diffs.filter(changesNothing);
+    const changed = interaction.diffs.filter((d) => !changesNothing(d));
+    return [
+      subject,
+      ...same.map((d) =>
+        h(
+          "p",
+          { class: "no-change" },
+          icon("check"),
+          `This edit changes nothing: ${displayPath(d.path, workspace)} stays as it is.`,
+        ),
+      ),
+      ...changed.map((d) => diffView(d, workspace)),
+    ];
   }
   const paths = interaction.locations.map((p) => displayPath(p, workspace));
   const detail = interaction.output;

@@ -4,9 +4,15 @@
 
 import type { SessionController } from "../session/session-controller.js";
 import type { SessionDirectory } from "../sessions/session-directory.js";
-import { relativeTime, type SessionSummary, sessionBadges, sessionTitle } from "../sessions/session-list.js";
+import {
+  matchesFilter,
+  relativeTime,
+  type SessionSummary,
+  sessionBadges,
+  sessionTitle,
+} from "../sessions/session-list.js";
 import type { WaitingMemory } from "../sessions/waiting-memory.js";
-import { h, hidden } from "./dom.js";
+import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import type { PageElements } from "./page-elements.js";
 
@@ -20,6 +26,7 @@ export class SidebarView {
       | "scrim"
       | "sessions"
       | "sessionsEmpty"
+      | "sessionFilter"
       | "moreSessions"
       | "newSession"
       | "toggleSessions"
@@ -54,6 +61,7 @@ export class SidebarView {
       }
     });
     ui.moreSessions.addEventListener("click", () => void directory.refresh(true));
+    ui.sessionFilter.addEventListener("input", () => this.render());
     ui.toggleSessions.addEventListener("click", () => this.show(true));
     ui.closeSessions.addEventListener("click", () => this.show(false));
     ui.scrim.addEventListener("click", () => this.show(false));
@@ -89,10 +97,15 @@ export class SidebarView {
   render(): void {
     const d = this.directory;
     const focused = document.activeElement?.closest?.("button.session")?.getAttribute("data-session-id");
-    this.ui.sessions.replaceChildren(...d.sessions.map((s) => this.#item(s)));
+    const query = this.ui.sessionFilter.value;
+    const shown = d.sessions.filter((s) => matchesFilter(s, query));
+    this.ui.sessions.replaceChildren(...shown.map((s) => this.#item(s)));
     if (focused) this.#button(focused)?.focus();
-    this.ui.sessionsEmpty.hidden = d.sessions.length > 0 && !d.error;
-    this.ui.sessionsEmpty.textContent = d.error ?? "No sessions in this workspace yet.";
+    // The filter is worth its room once there is something to look for.
+    this.ui.sessionFilter.hidden = d.sessions.length < 2 && query === "";
+    this.ui.sessionsEmpty.hidden = shown.length > 0 && !d.error;
+    this.ui.sessionsEmpty.textContent =
+      d.error ?? (d.sessions.length > 0 ? "No session matches." : "No sessions in this workspace yet.");
     this.ui.moreSessions.hidden = !d.nextCursor;
     this.markCurrent();
     const current = this.controller.sessionId ? d.find(this.controller.sessionId) : undefined;
@@ -129,6 +142,8 @@ export class SidebarView {
           type: "button",
           class: `session${needsYou ? " needs-you" : ""}`,
           "data-session-id": s.sessionId,
+          // Held in memory by the daemon (for tests and styles; the words say what matters).
+          ...(s.live ? { "data-live": "true" } : {}),
           title: s.sessionId,
           onclick: () => {
             this.show(false);
@@ -138,17 +153,26 @@ export class SidebarView {
         h(
           "span",
           { class: "session-line" },
-          s.live
-            ? h("span", { class: "badge live", title: "open on the daemon" }, icon("live"), hidden("live, "))
-            : undefined,
           h("span", { class: "session-name" }, title),
           when ? h("span", { class: "when" }, when) : undefined,
         ),
-        h(
-          "span",
-          { class: "session-meta" },
-          ...badges.map((b) => h("span", { class: `badge ${b.tone}` }, icon(b.icon), h("span", {}, b.text))),
-        ),
+        badges.length > 0
+          ? h(
+              "span",
+              { class: "session-meta" },
+              ...badges.map((b) =>
+                h(
+                  "span",
+                  {
+                    class: `badge ${b.tone}${b.state ? " state" : ""}`,
+                    ...(b.detail ? { title: b.detail } : {}),
+                  },
+                  icon(b.icon),
+                  h("span", {}, b.text),
+                ),
+              ),
+            )
+          : undefined,
       ),
     );
   }

@@ -1,21 +1,11 @@
 // What the page says about itself: the connection pill, the banner (an outage, a failure, with its
 // button), the session's title, the tab title (which counts what waits for the person) and the
 // screen-reader announcements.
-import type { Connection } from "../session/controller-types.js";
 import type { SessionController } from "../session/session-controller.js";
+import { sessionState, stateTone, stateWords } from "../session/session-state.js";
+import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import type { PageElements } from "./page-elements.js";
-
-const CONNECTION: Record<Connection, { text: string; tone: string }> = {
-  idle: { text: "connected", tone: "ok" },
-  opening: { text: "loading…", tone: "warn" },
-  connecting: { text: "connecting…", tone: "warn" },
-  live: { text: "live", tone: "live" },
-  reconnecting: { text: "reconnecting…", tone: "warn" },
-  down: { text: "daemon unreachable", tone: "bad" },
-  closed: { text: "session closed", tone: "warn" },
-  ended: { text: "stopped", tone: "bad" },
-};
 
 export class StatusView {
   constructor(
@@ -35,17 +25,31 @@ export class StatusView {
 
   render(): void {
     const c = this.controller;
-    const conn = CONNECTION[c.connection];
-    this.ui.conn.textContent = conn.text;
-    this.ui.conn.dataset.tone = conn.tone;
-    this.ui.conn.title = c.connectionDetail ?? conn.text;
+    const kinds = c.interactions.map((i) => i.kind);
+    const state = sessionState({
+      waitingOn: kinds.includes("question") ? "question" : kinds.length > 0 ? "approval" : undefined,
+      busy: c.busy,
+      stopped: c.dead || c.connection === "ended" || c.connection === "closed",
+      away: c.connection === "down",
+      connecting: ["opening", "connecting", "reconnecting"].includes(c.connection),
+    });
+    const words = stateWords(state);
+    // With no session open there is nothing to say, unless the daemon is away.
+    this.ui.conn.hidden = c.sessionId === undefined && state.kind !== "away";
+    this.ui.conn.textContent = words;
+    this.ui.conn.dataset.tone = stateTone(state);
+    this.ui.conn.title = c.connectionDetail ?? words;
     this.ui.app.dataset.connection = c.connection;
     const banner = c.banner;
     this.ui.banner.hidden = !banner;
     if (banner) {
       this.ui.banner.dataset.tone = banner.tone;
       this.ui.bannerIcon.replaceChildren(icon(banner.tone === "outage" ? "unplugged" : "failed"));
-      this.ui.bannerText.textContent = banner.text;
+      // A phone shows the short form on one line; the long one says the rest.
+      this.ui.bannerText.replaceChildren(
+        h("span", { class: "banner-long" }, banner.text),
+        h("span", { class: "banner-short" }, banner.short ?? banner.text),
+      );
       this.ui.bannerAction.hidden = !banner.action;
       this.ui.bannerAction.textContent = banner.action?.label ?? "";
     }

@@ -3,16 +3,20 @@
 // output and diffs unfold, answers as a short record of who decided what.
 import type { AnswerItem, TimelineItem, ToolItem } from "../conversation/timeline.js";
 import { kindWord, relativeToWorkspace } from "../conversation/tool-content.js";
+import { toolShown } from "../conversation/tool-outcome.js";
 import { diffView } from "./diff-view.js";
 import { h, hidden } from "./dom.js";
 import { type IconName, icon } from "./icons.js";
 import { renderMarkdownInto } from "./markdown.js";
 
-const STATUS: Record<string, { icon: IconName; text: string }> = {
-  pending: { icon: "working", text: "waiting" },
-  in_progress: { icon: "working", text: "running" },
-  completed: { icon: "check", text: "done" },
-  failed: { icon: "x", text: "failed" },
+const STATUS_ICONS: Record<string, IconName> = {
+  pending: "working",
+  in_progress: "working",
+  completed: "check",
+  failed: "x",
+  declined: "x",
+  stopped: "x",
+  interrupted: "restart",
 };
 
 const KIND_ICONS: Record<string, IconName> = {
@@ -163,7 +167,7 @@ export class TimelineView {
   }
 
   #tool(item: ToolItem): HTMLLIElement {
-    const status = STATUS[item.status] ?? { icon: "working" as IconName, text: item.status };
+    const shown = toolShown(item);
     const word = kindWord(item.toolKind, item.toolName);
     const head = h(
       "span",
@@ -175,23 +179,25 @@ export class TimelineView {
           item.toolName === "ask_user_question" ? "question" : (KIND_ICONS[item.toolKind ?? ""] ?? "tool"),
         ),
       ),
-      h("span", { class: "tool-title" }, relativeToWorkspace(item.title, this.workspace())),
+      h("span", { class: "tool-title" }, relativeToWorkspace(shown.title, this.workspace())),
       h("span", { class: "chip" }, word),
       h(
         "span",
-        { class: `tool-status status-${item.status}` },
-        icon(status.icon),
-        h("span", {}, status.text),
+        { class: `tool-status status-${shown.status}` },
+        icon(STATUS_ICONS[shown.status] ?? "working"),
+        h("span", {}, shown.words),
       ),
     );
-    const body: (Node | undefined)[] = [
-      ...item.diffs.map((d) => diffView(d, this.workspace())),
-      item.output ? h("pre", { class: "tool-output" }, item.output) : undefined,
-    ];
+    let output: HTMLElement | undefined;
+    if (shown.body && shown.markdown) {
+      output = h("div", { class: "markdown tool-answer" });
+      renderMarkdownInto(output, shown.body);
+    } else if (shown.body) output = h("pre", { class: "tool-output" }, shown.body);
+    const body: (Node | undefined)[] = [...item.diffs.map((d) => diffView(d, this.workspace())), output];
     const hasBody = body.some(Boolean);
     return h(
       "li",
-      { class: `item tool tool-${item.status}` },
+      { class: `item tool tool-${shown.status}` },
       hasBody
         ? h("details", {}, h("summary", {}, head), h("div", { class: "tool-body" }, body))
         : h("div", { class: "tool-row" }, head),
@@ -201,13 +207,13 @@ export class TimelineView {
 
 function answerRow(item: AnswerItem, workspace: string | undefined): HTMLLIElement {
   const who =
-    item.by === "you"
+    item.by === "you" || item.by === "device"
       ? "You"
       : item.by === "nobody"
         ? "Nobody"
         : item.by === "journal"
           ? "You (kept)"
-          : "Someone else";
+          : "Another app";
   const tone = item.verdict.startsWith("Answered") || item.verdict === "Allowed" ? "ok" : "muted";
   return h(
     "li",

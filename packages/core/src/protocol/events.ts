@@ -56,13 +56,17 @@ export const DaemonEvents = {
   /** ACP session/update notifications; the daemon echoes each prompt block as a `user_message_chunk`. */
   sessionUpdate: defineEvent("session_update", z.object({ ...SessionEvent, update: SessionUpdatePayload })),
   permissionRequest: defineEvent("permission_request", PermissionRequestData),
-  /** `voterClientId` when a client decided; `answers` (ours) when a question was answered. */
+  /**
+   * `voterClientId` when a client decided; `answers` (ours) when a question was answered; `voterDevice` (ours)
+   * the device the voter named (`X-Qwen-Client-Device`).
+   */
   permissionResolved: defineEvent(
     "permission_resolved",
     z.object({
       ...RequestEvent,
       outcome: VoteOutcome,
       voterClientId: z.string().optional(),
+      voterDevice: z.string().optional(),
       answers: z.record(z.string(), z.string()).optional(),
       reason: z.string().optional(),
       /** `answer_journal`: an answer given before a restart, applied to the re-asked question. */
@@ -93,10 +97,18 @@ export const DaemonEvents = {
     z.object({ ...PromptEvent, message: z.string(), code: z.string().optional() }),
   ),
   promptCancelled: defineEvent("prompt_cancelled", z.object(PromptEvent)),
-  /** Only for a prompt that had to wait behind another (as the reference does). */
+  /**
+   * Only for a prompt that had to wait behind another (as the reference does); `position` (ours) is its place
+   * among the waiting prompts, 1 = next.
+   */
   pendingPromptAdded: defineEvent(
     "pending_prompt_added",
-    z.object({ ...PromptEvent, text: z.string(), queuedAt: z.number() }),
+    z.object({
+      ...PromptEvent,
+      text: z.string(),
+      queuedAt: z.number(),
+      position: z.number().int().positive().optional(),
+    }),
   ),
   pendingPromptStarted: defineEvent("pending_prompt_started", z.object({ ...PromptEvent, text: z.string() })),
   pendingPromptCompleted: defineEvent(

@@ -7,6 +7,7 @@ describe("@qwen-daemon/core/protocol", () => {
       [
         "ASK_USER_QUESTION_TOOL",
         "AttachResponse",
+        "CLIENT_DEVICE_HEADER",
         "CLIENT_ID_HEADER",
         "CONTINUE_LAST_TURN_META_KEY",
         "CapabilitiesResponse",
@@ -75,6 +76,8 @@ describe("@qwen-daemon/core/protocol", () => {
         "RESTORE_FLAGS",
         "RESTORE_KINDS",
         "RESTORE_PENDING_APPROVALS_META_KEY",
+        "RenameSessionBody",
+        "RenameSessionResponse",
         "ReplayedEvent",
         "RestoreKinds",
         "RestoreReport",

@@ -15,11 +15,15 @@ export const PromptBody = z.object({
 });
 export type PromptBody = z.infer<typeof PromptBody>;
 
-/** 202 of `POST /session/:id/prompt`: the outcome arrives on SSE, after `lastEventId`. */
+/**
+ * 202 of `POST /session/:id/prompt`: the outcome arrives on SSE, after `lastEventId`. `queuePosition` (ours): the
+ * prompt waits behind the running one, at this place among the waiting ones (1 = next); absent when it started.
+ */
 export const PromptAccepted = z.object({
   promptId: z.string(),
   lastEventId: z.number(),
   eventEpoch: z.string(),
+  queuePosition: z.number().int().positive().optional(),
 });
 export type PromptAccepted = z.infer<typeof PromptAccepted>;
 

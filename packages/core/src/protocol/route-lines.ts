@@ -22,6 +22,10 @@ export const HttpRouteLines = {
   continue: { method: "POST", path: "/session/:id/continue", status: 200 },
   status: { method: "GET", path: "/session/:id/status", status: 200 },
   pendingPrompts: { method: "GET", path: "/session/:id/pending-prompts", status: 200 },
+  /** Ours: takes back a prompt that still waits in the queue (409 `prompt_running` once it runs). */
+  withdrawPrompt: { method: "DELETE", path: "/session/:id/pending-prompts/:promptId", status: 204 },
+  /** Ours: names the session (stored beside its transcript; its `displayName` from then on). */
+  renameSession: { method: "POST", path: "/session/:id/name", status: 200 },
   transcript: { method: "GET", path: "/session/:id/transcript", status: 200 },
   heartbeat: { method: "POST", path: "/session/:id/heartbeat", status: 200 },
   detach: { method: "POST", path: "/session/:id/detach", status: 204 },

@@ -70,6 +70,13 @@ export const OpenSessionResponse = AttachResponse.extend({
 });
 export type OpenSessionResponse = z.infer<typeof OpenSessionResponse>;
 
+/** `POST /session/:id/name` (ours): the name a person gives the session, shown as its `displayName`. */
+export const RenameSessionBody = z.object({ name: z.string().trim().min(1).max(200) });
+export type RenameSessionBody = z.infer<typeof RenameSessionBody>;
+
+export const RenameSessionResponse = z.object({ sessionId: z.string(), displayName: z.string() });
+export type RenameSessionResponse = z.infer<typeof RenameSessionResponse>;
+
 /** `POST /session/:id/heartbeat`. */
 export const HeartbeatResponse = z.object({
   sessionId: z.string(),

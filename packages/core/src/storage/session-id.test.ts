@@ -31,6 +31,7 @@ describe("session ids", () => {
     ["x.answers", "collides with an answer journal file name"],
     ["x.Answers", "collides with an answer journal on case-insensitive disks"],
     ["x.prompts", "collides with a prompt journal file name"],
+    ["x.names", "collides with a names file"],
   ])("rejects %j (%s)", (id) => {
     expect(isValidSessionId(id)).toBe(false);
     expect(() => assertValidSessionId(id)).toThrow(InvalidSessionIdError);

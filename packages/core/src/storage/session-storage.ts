@@ -13,8 +13,11 @@
 //   `tornTail`, any other damaged item is skipped and counted in `corruptLines`;
 // - a log nothing was ever appended to does not exist: reads reject with SessionLogNotFoundError.
 
-/** Which of a session's logs: its transcript, prompt ledger (child), answer journal and prompt journal (daemon). */
-export type SessionLogKind = "transcript" | "ledger" | "answers" | "prompts";
+/**
+ * Which of a session's logs: its transcript, prompt ledger (child), answer journal, prompt journal and the names
+ * a person gave it (daemon).
+ */
+export type SessionLogKind = "transcript" | "ledger" | "answers" | "prompts" | "names";
 
 /** Names one session; the storage itself knows its root (QWEN_HOME, a database). */
 export interface SessionKey {

@@ -38,7 +38,7 @@ const decodeItem: LogDecoder<Item> = (value) => {
   const v = value as Item | null;
   return v !== null && typeof v === "object" && typeof v.n === "number" && v.bad !== true ? v : undefined;
 };
-const KINDS: readonly SessionLogKind[] = ["transcript", "ledger", "answers", "prompts"];
+const KINDS: readonly SessionLogKind[] = ["transcript", "ledger", "answers", "prompts", "names"];
 const CWD = "/work/contract-project";
 const key = (sessionId = "s-1"): SessionKey => ({ cwd: CWD, sessionId });
 

@@ -18,6 +18,8 @@ export const DAEMON_ERROR_CODES = [
   "session_id_conflict",
   "session_limit_exceeded",
   "prompt_queue_full",
+  "prompt_running",
+  "prompt_not_queued",
   "prompt_journal_failed",
   "answer_journal_failed",
   "permission_not_pending",

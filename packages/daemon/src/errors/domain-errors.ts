@@ -66,6 +66,17 @@ export const promptQueueFull = (sessionId: string, limit: number, pendingCount: 
     pendingCount,
   });
 
+/** A withdraw for a prompt that is not waiting: it has started already, or the queue does not hold it. */
+export const promptNotQueued = (sessionId: string, promptId: string, running: boolean) =>
+  new DaemonError(running ? "prompt_running" : "prompt_not_queued", {
+    error: running
+      ? `Prompt "${clipEcho(promptId, 128)}" has started; cancel it instead`
+      : `No waiting prompt "${clipEcho(promptId, 128)}" in session ${sessionId}`,
+    code: running ? "prompt_running" : "prompt_not_queued",
+    sessionId,
+    promptId: clipEcho(promptId, 128),
+  });
+
 /** The agent process could not be started or died while serving this request. */
 export const agentUnavailable = (detail: string) =>
   new DaemonError("agent_unavailable", {

@@ -18,6 +18,8 @@ export const ERROR_STATUSES: Readonly<Record<DaemonErrorCode, WireStatus>> = {
   session_id_conflict: { status: 409 },
   session_limit_exceeded: { status: 503, retryAfter: true },
   prompt_queue_full: { status: 503, retryAfter: true },
+  prompt_running: { status: 409 },
+  prompt_not_queued: { status: 404 },
   prompt_journal_failed: { status: 500 },
   answer_journal_failed: { status: 500 },
   permission_not_pending: { status: 404 },

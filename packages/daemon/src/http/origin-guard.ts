@@ -7,7 +7,8 @@ import { originDenied } from "./errors.js";
 export type OriginGuardOptions = { allowOrigins: readonly string[] };
 
 const ALLOW_METHODS = "GET, POST, DELETE, OPTIONS";
-const ALLOW_HEADERS = "Authorization, Content-Type, X-Qwen-Client-Id, Last-Event-ID, X-Qwen-Event-Epoch";
+const ALLOW_HEADERS =
+  "Authorization, Content-Type, X-Qwen-Client-Id, X-Qwen-Client-Device, Last-Event-ID, X-Qwen-Event-Epoch";
 const EXPOSE_HEADERS = "Retry-After, X-Qwen-Event-Epoch";
 
 export function originGuard(options: OriginGuardOptions): MiddlewareHandler {

@@ -21,13 +21,14 @@ export function resolvedEvent(
   decision: PermissionDecision,
   source: typeof ANSWER_JOURNAL_SOURCE | undefined,
 ): Event<typeof DaemonEventType.permissionResolved> {
-  const { reason, voterClientId: voter } = decision;
+  const { reason, voterClientId: voter, voterDevice } = decision;
   return {
     data: {
       requestId: entry.requestId,
       sessionId: entry.sessionId,
       outcome: decision.outcome,
       ...(voter !== undefined ? { voterClientId: voter } : {}),
+      ...(voterDevice !== undefined ? { voterDevice } : {}),
       // Ours: the answers that resolved a question, so every client can show what was answered.
       ...(decision.answers !== undefined ? { answers: decision.answers } : {}),
       ...(reason !== undefined ? { reason } : {}),

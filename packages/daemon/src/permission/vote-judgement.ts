@@ -12,7 +12,10 @@ export type VoteJudgement =
   | { refused?: undefined; partial: boolean; decision: PermissionDecision };
 
 export function judgeVote(entry: PendingEntry, v: PermissionVote): VoteJudgement {
-  const voter = v.clientId !== undefined ? { voterClientId: v.clientId } : {};
+  const voter = {
+    ...(v.clientId !== undefined ? { voterClientId: v.clientId } : {}),
+    ...(v.device !== undefined ? { voterDevice: v.device } : {}),
+  };
   // A link answer passes the policy even to cancel: "Decline" from a notification is an answer like any other.
   if (v.link !== undefined) {
     const forbidden = policyRefusal(entry, v);

@@ -16,8 +16,15 @@ export type PermissionDecision =
       answers?: Record<string, string>;
       reason?: never;
       voterClientId?: string;
+      voterDevice?: string;
     }
-  | { outcome: { outcome: "cancelled" }; reason: CancelReason; answers?: never; voterClientId?: string };
+  | {
+      outcome: { outcome: "cancelled" };
+      reason: CancelReason;
+      answers?: never;
+      voterClientId?: string;
+      voterDevice?: string;
+    };
 
 /** One vote on a pending request, as the routes hand it to the mediator. */
 export type PermissionVote = {
@@ -25,6 +32,8 @@ export type PermissionVote = {
   sessionId?: string;
   requestId: string;
   clientId?: string;
+  /** The device the voter named (`X-Qwen-Client-Device`): shown to clients, never judged. */
+  device?: string;
   /** The socket's remote address, never a header (judged under `local-only`). */
   remoteAddress?: string;
   outcome: VoteOutcome;

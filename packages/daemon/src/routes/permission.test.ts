@@ -37,7 +37,7 @@ describe("POST /session/:id/permission/:requestId", () => {
     });
     const res = await d.request("POST", `/session/${sessionId}/permission/${requestId}`, {
       body: select(),
-      headers: { "X-Qwen-Client-Id": clients[0] as string },
+      headers: { "X-Qwen-Client-Id": clients[0] as string, "X-Qwen-Client-Device": "web_laptop" },
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({});
@@ -59,6 +59,8 @@ describe("POST /session/:id/permission/:requestId", () => {
       requestId,
       outcome: { outcome: "selected", optionId: "proceed_once" },
       voterClientId: clients[0],
+      // The device the voter named, for clients to tell "you, on another device" from another client.
+      voterDevice: "web_laptop",
     });
   });
 

@@ -11,7 +11,7 @@ import type { VoteResult } from "../permission/mediator.js";
 import { voteDurably } from "../sessions/durable-vote.js";
 import type { Sessions } from "../sessions/sessions.js";
 import { mount } from "./mount.js";
-import { clientIdOf, sessionIdOf } from "./request.js";
+import { clientDeviceOf, clientIdOf, sessionIdOf } from "./request.js";
 
 export const INVALID_PERMISSION_OUTCOME_ERROR =
   '`outcome` must be `{ outcome: "cancelled" }` or `{ outcome: "selected", optionId: string }`';
@@ -27,9 +27,11 @@ function refuseVote(_raw: JsonObject, error: z.ZodError): Error {
 /** Who votes on which request (the remote address is the socket's, never a header). */
 function voter(c: Context, clientId: string | undefined) {
   const remoteAddress = socketRemoteAddress(c);
+  const device = clientDeviceOf(c);
   return {
     requestId: c.req.param("requestId") as string,
     ...(clientId !== undefined ? { clientId } : {}),
+    ...(device !== undefined ? { device } : {}),
     ...(remoteAddress !== undefined ? { remoteAddress } : {}),
   };
 }

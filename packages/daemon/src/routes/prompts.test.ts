@@ -193,9 +193,63 @@ describe("POST /session/:id/prompt", () => {
       sessionId,
       text: "b",
       queuedAt: expect.any(Number),
+      position: 1,
       promptId: b.promptId,
     });
     expect(pendingEvents[2]?.data?.data).toEqual({ sessionId, state: "completed", promptId: b.promptId });
+    // The 202 says where a waiting prompt stands; one that started at once has no place in line.
+    expect(a.queuePosition).toBeUndefined();
+    expect(b.queuePosition).toBe(1);
+  });
+
+  it("withdraws a waiting prompt (204): it ends as prompt_withdrawn, the ones behind move up; a running one is 409", async () => {
+    const { gates, script } = gatedPrompts();
+    const d = createTestDaemon({ agent: { prompt: script } });
+    const { sessionId, clientId } = await d.createSession();
+    const events = await d.request("GET", `/session/${sessionId}/events`);
+    const send = async (t: string) =>
+      (
+        await d.request("POST", `/session/${sessionId}/prompt`, {
+          body: text(t),
+          headers: { "x-qwen-client-id": clientId },
+        })
+      ).json();
+    const a = await send("a");
+    const b = await send("b");
+    const c = await send("c");
+    expect([b.queuePosition, c.queuePosition]).toEqual([1, 2]);
+    const withdraw = (promptId: string) =>
+      d.request("DELETE", `/session/${sessionId}/pending-prompts/${promptId}`, {
+        headers: { "x-qwen-client-id": clientId },
+      });
+    expect((await withdraw(b.promptId)).status).toBe(204);
+    const pending = await (await d.request("GET", `/session/${sessionId}/pending-prompts`)).json();
+    expect(pending.pendingPrompts.map((p: { text: string }) => p.text)).toEqual(["a", "c"]);
+    expect(d.sessions.require(sessionId).queue.positionOf(c.promptId)).toBe(1);
+    // Started already: cancel is the way; withdrawn or never known: 404.
+    const running = await withdraw(a.promptId);
+    expect(running.status).toBe(409);
+    expect((await running.json()).code).toBe("prompt_running");
+    const again = await withdraw(b.promptId);
+    expect(again.status).toBe(404);
+    expect((await again.json()).code).toBe("prompt_not_queued");
+    const frames = await readSseUntil(events, (f) =>
+      f.some((x) => x.event === "pending_prompt_completed" && x.data?.promptId === b.promptId),
+    );
+    expect(
+      frames.filter((f) => f.data?.promptId === b.promptId).map((f) => [f.event, f.data?.data?.code]),
+    ).toEqual([
+      ["pending_prompt_added", undefined],
+      ["turn_error", "prompt_withdrawn"],
+      ["pending_prompt_completed", undefined],
+    ]);
+    gates[0]?.();
+    await waitFor(() => gates.length === 2, "c at the child");
+    expect((d.agent.callsOf("session/prompt")[1]?.params.prompt as unknown[] | undefined)?.[0]).toEqual({
+      type: "text",
+      text: "c",
+    });
+    gates[1]?.();
   });
 
   it("on deadline expiry reports turn_error prompt_deadline_exceeded and cancels the running turn", async () => {

@@ -62,6 +62,11 @@ export function promptRoutes(sessions: Sessions): Hono {
     await body();
     return continueLastTurn(sessions, sessionIdOf(c), clientId);
   });
+  mount(app, R.withdrawPrompt, async (c) => {
+    const clientId = clientIdOf(c);
+    await sessions.require(sessionIdOf(c)).withdrawPrompt(c.req.param("promptId") ?? "", clientId);
+    return undefined;
+  });
   mount(app, R.pendingPrompts, (c) => {
     const session = sessions.require(sessionIdOf(c));
     const answer: PendingPromptsResponse = {

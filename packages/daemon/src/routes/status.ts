@@ -24,10 +24,11 @@ import { sessionIdOf } from "./request.js";
 
 export function statusRoutes(sessions: Sessions): Hono {
   const app = new Hono();
-  mount(app, HttpRoutes.status, (c) => {
+  mount(app, HttpRoutes.status, async (c) => {
     const sessionId = sessionIdOf(c);
     assertSessionId(sessionId);
-    return summarizeLiveSession(sessions.require(sessionId), sessions.mediator);
+    const summary = summarizeLiveSession(sessions.require(sessionId), sessions.mediator);
+    return (await withNames(sessions, [summary]))[0] as typeof summary;
   });
   mount(app, HttpRoutes.workspaceSessions, async (c) => {
     const cwd = c.req.param("cwd") ?? "";
@@ -42,9 +43,23 @@ export function statusRoutes(sessions: Sessions): Hono {
       persistedSessionSummary(p, sessions.workspace),
     );
     const page = paginate(mergeSessionSummaries(live, persisted), size, offset);
-    return markPendingOnDisk(page, sessions.workspace, pendingOnDiskDeps(sessions));
+    const named = { ...page, sessions: await withNames(sessions, page.sessions) };
+    return markPendingOnDisk(named, sessions.workspace, pendingOnDiskDeps(sessions));
   });
   return app;
+}
+
+/** The name a person gave a session wins over its first prompt (read only for the entries answered). */
+async function withNames<S extends { sessionId: string; displayName?: string | undefined }>(
+  sessions: Sessions,
+  summaries: S[],
+): Promise<S[]> {
+  return Promise.all(
+    summaries.map(async (s) => {
+      const name = await sessions.names.get(sessions.workspace, s.sessionId);
+      return name === undefined ? s : { ...s, displayName: name };
+    }),
+  );
 }
 
 function pendingOnDiskDeps(sessions: Sessions): PendingOnDiskDeps {

@@ -15,7 +15,7 @@ import {
   stripDaemonMeta,
 } from "@qwen-daemon/core/protocol";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
-import { sessionNotFound, unregisteredClientId } from "../errors/domain-errors.js";
+import { promptNotQueued, sessionNotFound, unregisteredClientId } from "../errors/domain-errors.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
 import type { PermissionMediator } from "../permission/mediator.js";
@@ -276,7 +276,22 @@ export class LiveSession {
       throw error;
     }
     this.touch();
-    return { promptId, lastEventId, eventEpoch: this.bus.epoch };
+    const queuePosition = this.queue.positionOf(promptId);
+    return {
+      promptId,
+      lastEventId,
+      eventEpoch: this.bus.epoch,
+      ...(queuePosition !== undefined ? { queuePosition } : {}),
+    };
+  }
+
+  /** Takes a waiting prompt back (prompt-queue.ts `withdraw`); its journal entry is closed as withdrawn. */
+  async withdrawPrompt(promptId: string, clientId: string | undefined): Promise<void> {
+    this.assertClient(clientId);
+    const result = this.queue.withdraw(promptId);
+    if (result !== "withdrawn") throw promptNotQueued(this.sessionId, promptId, result === "running");
+    this.touch();
+    await this.#journal.closed(promptId, "withdrawn");
   }
 
   /** Cancels the running prompt, if any (204 either way). */

@@ -79,6 +79,8 @@ export type PromptEventData = Record<string, unknown> & { sessionId: string; pro
 export const DEADLINE_EXCEEDED_CODE = "prompt_deadline_exceeded";
 /** `turn_error` code of a prompt whose dispatch failed inside the daemon (a bug, logged with its cause). */
 export const DISPATCH_FAILED_CODE = "prompt_dispatch_failed";
+/** `turn_error` code of a queued prompt its client took back before it started. */
+export const PROMPT_WITHDRAWN_CODE = "prompt_withdrawn";
 
 export class PromptQueue {
   readonly #host: PromptQueueHost;
@@ -144,6 +146,7 @@ export class PromptQueue {
       this.#publish(entry, DaemonEventType.pendingPromptAdded, {
         text: entry.text,
         queuedAt: entry.queuedAt,
+        position: this.#queued.length,
       });
     }
     if (a.deadlineMs !== undefined) {
@@ -154,6 +157,32 @@ export class PromptQueue {
     }
     this.#pump();
     return entry;
+  }
+
+  /** The place of a waiting prompt among the waiting ones (1 = next), or undefined when it is not waiting. */
+  positionOf(promptId: string): number | undefined {
+    const index = this.#queued.findIndex((p) => p.promptId === promptId);
+    return index === -1 ? undefined : index + 1;
+  }
+
+  /**
+   * Takes a waiting prompt back before it starts: it ends with a `turn_error` (`prompt_withdrawn`) and
+   * `pending_prompt_completed` (cancelled), as a queued prompt past its deadline does. `running` when it has
+   * started already (cancel it instead), `unknown` when the queue does not hold it.
+   */
+  withdraw(promptId: string): "withdrawn" | "running" | "unknown" {
+    if (this.#running?.promptId === promptId) return "running";
+    const index = this.#queued.findIndex((p) => p.promptId === promptId);
+    const entry = this.#queued[index];
+    if (entry === undefined) return "unknown";
+    this.#queued.splice(index, 1);
+    this.#terminal(entry, {
+      kind: "error",
+      message: "Withdrawn by the client before it started",
+      code: PROMPT_WITHDRAWN_CODE,
+    });
+    this.#completed(entry, "cancelled");
+    return "withdrawn";
   }
 
   /** Cancels the running prompt (the agent is asked to stop); false when idle or already cancelling. */

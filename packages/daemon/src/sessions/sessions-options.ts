@@ -1,5 +1,6 @@
 // How the daemon's sessions are configured: limits, the permission policy, and the I/O it is given (the child
 // channel factory, the session store, the answer and prompt journals, the clock, the log).
+
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import type { BufferBudget } from "../budget/buffer-budget.js";
@@ -9,6 +10,7 @@ import type { NotifySource } from "../notify/notify-event.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import type { PromptJournal } from "../prompts/prompt-journal.js";
+import type { SessionNames } from "./session-names.js";
 
 export type SessionsOptions = {
   workspace: string;
@@ -31,6 +33,8 @@ export type SessionsOptions = {
   answerJournal: AnswerJournal;
   /** Where prompts are made durable before the 202, so a crash before they start is reported on load. */
   promptJournal: PromptJournal;
+  /** The names people give sessions (default: in memory). */
+  names?: SessionNames;
   clock: Clock;
   log: (line: string) => void;
   /** Literal secrets redacted from child stderr (the daemon token). */

@@ -3,6 +3,7 @@
 // built with. Built once by the server. Routes find a session here and call it (live-session.ts); the
 // operations that span sessions take this object: session-create.ts, session-open.ts, durable-vote.ts,
 // continue-turn.ts.
+
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { JournalHealth } from "../answers/journal-health.js";
@@ -14,6 +15,7 @@ import { PermissionMediator } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
 import { LiveSession } from "./live-session.js";
+import { memorySessionNames, type SessionNames } from "./session-names.js";
 import { SessionRegistry } from "./session-registry.js";
 import { isIdle } from "./session-state.js";
 import type { SessionsOptions } from "./sessions-options.js";
@@ -28,6 +30,8 @@ export class Sessions {
   readonly mediator: PermissionMediator;
   readonly children: ChildSupervisor;
   readonly store: SessionStore;
+  /** The names people gave sessions (session-names.ts). */
+  readonly names: SessionNames;
   readonly newId: () => string;
   /** Damaged answer-journal lines seen on opens (shown by `/daemon/status`). */
   readonly journalHealth = new JournalHealth();
@@ -38,6 +42,7 @@ export class Sessions {
     this.options = options;
     this.workspace = resolve(options.workspace);
     this.store = options.store;
+    this.names = options.names ?? memorySessionNames();
     this.newId = options.newId ?? randomUUID;
     this.registry = new SessionRegistry(options.maxSessions);
     this.mediator = new PermissionMediator({

@@ -5,13 +5,14 @@ import { describe, it } from "vitest";
 import { describeSessionStorageContract } from "../../testing/storage-contract.js";
 import type { SessionLogKind } from "../session-storage.js";
 import { jsonlSessionStorage } from "./jsonl-storage.js";
-import { answersPath, ledgerPath, promptsPath, transcriptPath } from "./paths.js";
+import { answersPath, ledgerPath, namesPath, promptsPath, transcriptPath } from "./paths.js";
 
 const PATH_OF: Record<SessionLogKind, typeof transcriptPath> = {
   transcript: transcriptPath,
   ledger: ledgerPath,
   answers: answersPath,
   prompts: promptsPath,
+  names: namesPath,
 };
 
 describeSessionStorageContract(

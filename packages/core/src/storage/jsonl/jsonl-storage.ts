@@ -25,6 +25,7 @@ import {
   answersPath,
   chatsDir,
   ledgerPath,
+  namesPath,
   promptsPath,
   sessionIdOfFileName,
   transcriptPath,
@@ -43,6 +44,7 @@ const PATH_OF: Record<SessionLogKind, (qwenHome: string, cwd: string, sessionId:
   ledger: ledgerPath,
   answers: answersPath,
   prompts: promptsPath,
+  names: namesPath,
 };
 
 /** Listing reads many heads: a small read buffer keeps it cheap (a whole read uses 1 MiB chunks). */

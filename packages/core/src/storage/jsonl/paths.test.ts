@@ -5,9 +5,11 @@ import {
   answersPath,
   chatsDir,
   ledgerPath,
+  namesPath,
   projectDirName,
   promptsPath,
   resolveQwenHome,
+  sessionIdOfFileName,
   transcriptPath,
 } from "./paths.js";
 
@@ -41,6 +43,9 @@ describe("transcript paths", () => {
     expect(ledgerPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.ledger.jsonl");
     expect(answersPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.answers.jsonl");
     expect(promptsPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.prompts.jsonl");
+    expect(namesPath("/q", "/work/main", "s-1")).toBe("/q/projects/-work-main/chats/s-1.names.jsonl");
+    // The daemon's names file is no transcript of a session called "s-1.names".
+    expect(sessionIdOfFileName("s-1.names.jsonl")).toBeUndefined();
   });
 
   it("validates the session id before building a path", () => {
@@ -49,6 +54,7 @@ describe("transcript paths", () => {
       expect(() => ledgerPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
       expect(() => answersPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
       expect(() => promptsPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
+      expect(() => namesPath("/q", "/w", id)).toThrow(InvalidSessionIdError);
     }
   });
 });

@@ -44,6 +44,12 @@ export function answersPath(qwenHome: string, cwd: string, sessionId: string): s
   return join(chatsDir(qwenHome, cwd), `${sessionId}${ANSWERS_SUFFIX}`);
 }
 
+/** `<sessionId>.names.jsonl`: the names a person gave the session (the daemon writes it; the last one holds). */
+export function namesPath(qwenHome: string, cwd: string, sessionId: string): string {
+  assertValidSessionId(sessionId);
+  return join(chatsDir(qwenHome, cwd), `${sessionId}${NAMES_SUFFIX}`);
+}
+
 /**
  * The daemon's journal of prompts it acknowledged with 202 (written before the 202, so a prompt the daemon
  * accepted survives a crash that comes before the agent starts it), beside the transcript.
@@ -57,7 +63,7 @@ export function promptsPath(qwenHome: string, cwd: string, sessionId: string): s
 export function sessionIdOfFileName(name: string): string | undefined {
   if (
     !name.endsWith(TRANSCRIPT_SUFFIX) ||
-    [LEDGER_SUFFIX, ANSWERS_SUFFIX, PROMPTS_SUFFIX].some((x) => name.endsWith(x))
+    [LEDGER_SUFFIX, ANSWERS_SUFFIX, PROMPTS_SUFFIX, NAMES_SUFFIX].some((x) => name.endsWith(x))
   ) {
     return undefined;
   }
@@ -70,3 +76,4 @@ export const TRANSCRIPT_SUFFIX = ".jsonl";
 export const LEDGER_SUFFIX = ".ledger.jsonl";
 export const ANSWERS_SUFFIX = ".answers.jsonl";
 export const PROMPTS_SUFFIX = ".prompts.jsonl";
+export const NAMES_SUFFIX = ".names.jsonl";
