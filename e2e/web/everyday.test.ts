@@ -227,14 +227,15 @@ describe("web client, lived in", () => {
     await send(page, "ASK about colours");
     await questionCard(page).waitFor();
     const other = await currentSessionId(page);
+    await page.locator(`#sessions button.session[data-session-id="${other}"] .badge.ask`).waitFor();
     for (const id of [sessionId, other]) {
       const box = await page.locator(`#sessions button.session[data-session-id="${id}"]`).boundingBox();
       expect(box?.height ?? 999).toBeLessThanOrEqual(44);
     }
+    await world.shots(page, "sessions");
     // Filtered by words of the title.
     await page.getByRole("searchbox", { name: "Filter sessions" }).fill("install");
     await expect.poll(() => page.locator("#sessions button.session").count()).toBe(1);
-    await world.shots(page, "sessions");
     await page.getByRole("searchbox", { name: "Filter sessions" }).fill("");
 
     // The same person answers from another device (another browser): this page says so, not "someone else".
