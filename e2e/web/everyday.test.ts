@@ -97,12 +97,14 @@ describe("web client, lived in", () => {
     const broad = edit.getByRole("button", { name: "Allow all edits" });
     await expect(allow.getAttribute("class")).resolves.toContain("primary");
     // Not the look of Allow: another colour, a lower button in smaller type, below the others.
-    const look = (el: Element) => {
+    type Look = { bg: string; height: number; top: number; font: number };
+    // Page-side (this file is typed for Node): called with the button.
+    const look = `(el) => {
       const s = getComputedStyle(el);
       const r = el.getBoundingClientRect();
       return { bg: s.backgroundColor, height: r.height, top: r.top, font: parseFloat(s.fontSize) };
-    };
-    const [a, b] = [await allow.evaluate(look), await broad.evaluate(look)];
+    }`;
+    const [a, b] = [(await allow.evaluate(look)) as Look, (await broad.evaluate(look)) as Look];
     expect(b.bg).not.toBe(a.bg);
     expect(b.height).toBeLessThan(a.height);
     expect(b.font).toBeLessThan(a.font);
@@ -115,7 +117,7 @@ describe("web client, lived in", () => {
     // The first Tab stop from the card is Allow.
     await edit.locator(".card-title").focus();
     await page.keyboard.press("Tab");
-    await expect(allow.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await expect(allow.evaluate("(el) => el === document.activeElement")).resolves.toBe(true);
     await world.shots(page, "safe-approval");
     await allow.click();
     await agentSays(page, "Noted:");

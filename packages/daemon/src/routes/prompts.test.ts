@@ -237,7 +237,9 @@ describe("POST /session/:id/prompt", () => {
       f.some((x) => x.event === "pending_prompt_completed" && x.data?.promptId === b.promptId),
     );
     expect(
-      frames.filter((f) => f.data?.promptId === b.promptId).map((f) => [f.event, f.data?.data?.code]),
+      frames
+        .filter((f) => f.data?.promptId === b.promptId)
+        .map((f) => [f.event, (f.data?.data as { code?: string } | undefined)?.code]),
     ).toEqual([
       ["pending_prompt_added", undefined],
       ["turn_error", "prompt_withdrawn"],
