@@ -112,13 +112,14 @@ export class BrowserWorld {
     ] as const) {
       await page.setViewportSize({ width, height });
       for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+        // Reduced motion: the drawer does not slide across the picture when the width changes.
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
         // Two frames: the resize and the theme switch are laid out and painted.
         await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
         await this.shot(page, `${name}-${width}-${scheme}`);
       }
     }
-    await page.emulateMedia({ colorScheme: null });
+    await page.emulateMedia({ colorScheme: null, reducedMotion: null });
     if (before) await page.setViewportSize(before);
   }
 }
@@ -177,6 +178,8 @@ export async function send(page: Page, text: string): Promise<void> {
 /** Creates a session from the sidebar (on a phone the list is a drawer, open at first). */
 export async function newSession(page: Page): Promise<void> {
   await page.getByRole("button", { name: /New session/ }).click();
+  // The page may be live on the session it had open: wait for the new one (named so until its first message).
+  await page.locator("#session-title", { hasText: /^New session$/ }).waitFor();
   await live(page);
 }
 

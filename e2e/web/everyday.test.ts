@@ -98,13 +98,15 @@ describe("web client, lived in", () => {
     await expect(allow.getAttribute("class")).resolves.toContain("primary");
     // Not the look of Allow: another colour, a lower button in smaller type, below the others.
     type Look = { bg: string; height: number; top: number; font: number };
-    // Page-side (this file is typed for Node): called with the button.
-    const look = `(el) => {
-      const s = getComputedStyle(el);
-      const r = el.getBoundingClientRect();
-      return { bg: s.backgroundColor, height: r.height, top: r.top, font: parseFloat(s.fontSize) };
-    }`;
-    const [a, b] = [(await allow.evaluate(look)) as Look, (await broad.evaluate(look)) as Look];
+    // Page-side (this file is typed for Node): the card's button with this text, measured.
+    const look = async (text: string) =>
+      (await page.evaluate(`(() => {
+        const el = [...document.querySelectorAll("section.card button")].find((b) => b.textContent === ${JSON.stringify(text)});
+        const s = getComputedStyle(el);
+        const r = el.getBoundingClientRect();
+        return { bg: s.backgroundColor, height: r.height, top: r.top, font: parseFloat(s.fontSize) };
+      })()`)) as Look;
+    const [a, b] = [await look("Allow"), await look("Allow all edits")];
     expect(b.bg).not.toBe(a.bg);
     expect(b.height).toBeLessThan(a.height);
     expect(b.font).toBeLessThan(a.font);
@@ -117,7 +119,7 @@ describe("web client, lived in", () => {
     // The first Tab stop from the card is Allow.
     await edit.locator(".card-title").focus();
     await page.keyboard.press("Tab");
-    await expect(allow.evaluate("(el) => el === document.activeElement")).resolves.toBe(true);
+    await expect(page.evaluate("document.activeElement?.textContent")).resolves.toBe("Allow");
     await world.shots(page, "safe-approval");
     await allow.click();
     await agentSays(page, "Noted:");
@@ -211,10 +213,13 @@ describe("web client, lived in", () => {
     const sessionId = await currentSessionId(page);
     const row = page.locator(`#sessions button.session[data-session-id="${sessionId}"]`);
     // A short summary of the first prompt, cut at a word.
-    const title = String(await row.locator(".session-name").textContent());
-    expect(title.length).toBeLessThanOrEqual(50);
-    expect(LONG_FIRST_PROMPT.startsWith(title.replace(/…$/, ""))).toBe(true);
-    expect(LONG_FIRST_PROMPT.charAt(title.replace(/…$/, "").length)).toBe(" ");
+    // (Polled: the list learns the first prompt a moment after it was sent.)
+    await expect.poll(() => row.locator(".session-name").textContent()).toBe(
+      "Add a section about installing on Linux and…",
+    );
+    const title = "Add a section about installing on Linux and";
+    expect(LONG_FIRST_PROMPT.startsWith(title)).toBe(true);
+    expect(LONG_FIRST_PROMPT.charAt(title.length)).toBe(" ");
 
     // Renamed from the header; the daemon keeps the name.
     await page.getByRole("button", { name: "Rename" }).click();

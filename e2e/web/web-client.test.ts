@@ -130,7 +130,9 @@ describe("web client", () => {
     // The first page saw it all live, as a second client of the same session: the card gone, who answered
     // and what, the summary.
     // The phone is another browser of the same person: their answer, on another of their devices.
-    const byOther = page.locator("#log li.answer", { hasText: "on another of your devices" }).last();
+    const byOther = page
+      .locator("#log li.answer", { hasText: "on another of your devices" })
+      .filter({ hasText: "You: Answered" });
     await byOther.waitFor();
     await expect(byOther.textContent()).resolves.toContain("You: Answered");
     await expect(byOther.locator("dd").textContent()).resolves.toBe("A limerick");
