@@ -214,9 +214,9 @@ describe("web client, lived in", () => {
     const row = page.locator(`#sessions button.session[data-session-id="${sessionId}"]`);
     // A short summary of the first prompt, cut at a word.
     // (Polled: the list learns the first prompt a moment after it was sent.)
-    await expect.poll(() => row.locator(".session-name").textContent()).toBe(
-      "Add a section about installing on Linux and…",
-    );
+    await expect
+      .poll(() => row.locator(".session-name").textContent())
+      .toBe("Add a section about installing on Linux and…");
     const title = "Add a section about installing on Linux and";
     expect(LONG_FIRST_PROMPT.startsWith(title)).toBe(true);
     expect(LONG_FIRST_PROMPT.charAt(title.length)).toBe(" ");
