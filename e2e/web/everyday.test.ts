@@ -61,9 +61,10 @@ describe("web client, lived in", () => {
     // Edited: taken back into the message box (and out of the queue) to be changed and sent again.
     await queued.getByRole("button", { name: "Edit" }).click();
     await queued.waitFor({ state: "detached" });
-    await expect(page.getByLabel("Message to the agent").inputValue()).resolves.toBe(
-      "also fix the license year",
-    );
+    // (Polled: the line goes when the daemon lets the message go, the text lands in the box right after.)
+    await expect
+      .poll(() => page.getByLabel("Message to the agent").inputValue())
+      .toBe("also fix the license year");
     await send(page, "also fix the license year 2026");
     const edited = page.locator("#queued li.queued", { hasText: "also fix the license year 2026" });
     await expect(edited.locator(".queue-position").textContent()).resolves.toBe("Queued · next in line");
