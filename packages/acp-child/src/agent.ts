@@ -21,6 +21,7 @@ import {
 import type { Logger } from "./logger.js";
 import type { AcpChildOptions } from "./options.js";
 import type { AgentRuntime } from "./runtime.js";
+import type { AcpSession } from "./session.js";
 import { isApprovalMode, modeState } from "./session-modes.js";
 import { AcpSessions } from "./sessions.js";
 
@@ -34,6 +35,8 @@ export interface AcpAgentDeps {
   newId?: () => string;
   /** What the spawning daemon put in the env (read once at start); default: an ordinary ACP client. */
   privateParent?: PrivateParentEnv;
+  /** Sessions per session/list page (default 50). */
+  listPageSize?: number;
 }
 
 export interface AcpAgent {
@@ -54,11 +57,19 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     runtime,
     log,
     parentGate,
+    defaultCwd: deps.defaultCwd,
+    ...(deps.listPageSize !== undefined ? { listPageSize: deps.listPageSize } : {}),
     switches: {
       question: options.restoreAskUserQuestion,
       approvals: options.restorePendingApprovals === true,
     },
     ...(deps.newId ? { newId: deps.newId } : {}),
+  });
+
+  /** What new, load and resume answer about the session besides its id. */
+  const sessionState = (session: AcpSession) => ({
+    modes: modeState(session.mode),
+    configOptions: sessions.configOptions(session),
   });
 
   let app = agent({ name: deps.agentInfo.name })
@@ -80,7 +91,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: false },
-          sessionCapabilities: { list: {}, resume: {}, close: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
         },
         ...(admission.guardReady
           ? { _meta: { [EXTERNAL_TOOL_GUARD_READY_META_KEY]: EXTERNAL_TOOL_GUARD_REQUIRED } }
@@ -89,7 +100,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const session = await sessions.create(params, client);
-      return { sessionId: session.sessionId, modes: modeState(session.mode) };
+      return { sessionId: session.sessionId, ...sessionState(session) };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       const session = await sessions.open(params, client);
@@ -97,20 +108,28 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       // The response goes out only after the whole replay has been written.
       await session.flush();
       const meta = sessions.restoreHint(session, params._meta);
-      return { modes: modeState(session.mode), ...(meta ? { _meta: meta } : {}) };
+      return { ...sessionState(session), ...(meta ? { _meta: meta } : {}) };
     })
     .onRequest(methods.agent.session.resume, async ({ params, client }) => {
       const session = await sessions.open(params, client);
       const meta = sessions.restoreHint(session, params._meta);
-      return { modes: modeState(session.mode), ...(meta ? { _meta: meta } : {}) };
+      return { ...sessionState(session), ...(meta ? { _meta: meta } : {}) };
     })
-    .onRequest(methods.agent.session.list, async ({ params }) => ({
-      sessions: await sessions.list(params.cwd ?? deps.defaultCwd),
-    }))
+    // Without a cwd filter: the agent's own workspace (sessions are stored per workspace).
+    .onRequest(methods.agent.session.list, ({ params }) =>
+      sessions.list(params.cwd ?? deps.defaultCwd, params.cursor),
+    )
     .onRequest(methods.agent.session.close, async ({ params }) => {
       await sessions.close(params.sessionId);
       return {};
     })
+    .onRequest(methods.agent.session.delete, async ({ params }) => {
+      await sessions.delete(params.sessionId);
+      return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, ({ params }) => ({
+      configOptions: sessions.setConfigOption(params),
+    }))
     .onRequest(methods.agent.session.setMode, ({ params }) => {
       const session = sessions.require(params.sessionId);
       if (!isApprovalMode(params.modeId)) {

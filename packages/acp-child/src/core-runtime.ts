@@ -9,18 +9,21 @@ import {
   Config,
   createAskUserQuestionTool,
   createBuiltinTools,
-  createModelProvider,
+  createModelCatalog,
   describeModelProvider,
   durableFsFromEnv,
   listPersistedSessions,
   McpManager,
+  type ModelCatalog,
   type ModelProvider,
   openSessionStorage,
   readSessionTranscript,
   resolveModelConfig,
   resolveQwenHome,
+  type SessionLogKind,
   type SessionStorage,
   SessionTranscript,
+  singleModelCatalog,
   ToolRegistry,
   TranscriptNotFoundError,
   type TranscriptRecord,
@@ -51,12 +54,20 @@ export function createCoreRuntime({
 }: CoreRuntimeOptions): AgentRuntime {
   const qwenHome = resolveQwenHome(env as NodeJS.ProcessEnv);
   const storage = givenStorage ?? openSessionStorage(qwenHome, durableFsFromEnv(env));
-  const provider =
-    given ??
-    createModelProvider(resolveModelConfig({ env, qwenHome }), {
-      openai: { onRetry: (notice) => log.warn(`model request retry: ${JSON.stringify(notice)}`) },
-    });
+  const catalog: ModelCatalog = given
+    ? singleModelCatalog(given)
+    : createModelCatalog(resolveModelConfig({ env, qwenHome }), env, {
+        openai: { onRetry: (notice) => log.warn(`model request retry: ${JSON.stringify(notice)}`) },
+      });
+  const provider = catalog.provider(catalog.defaultId) as ModelProvider;
   log.info(`model: ${describeModelProvider(provider)}`);
+  if (catalog.entries.length > 1)
+    log.info(
+      `other models a session may choose: ${catalog.entries
+        .slice(1)
+        .map((e) => e.id)
+        .join(", ")}`,
+    );
   // Describing calls for replay needs only the tools' describe(); one registry serves every session.
   const describer = new ToolRegistry(sessionTools());
   const warmUp = firstSessionWarmUp(provider, log);
@@ -69,12 +80,13 @@ export function createCoreRuntime({
       experimentalLsp: options.experimentalLsp,
     });
     const tools = new ToolRegistry(sessionTools(args.backends));
+    const model = new SessionModel(catalog, args.model);
     const mcp = await connectMcp(args, tools, log);
     const sessionOptions: AgentSessionOptions = {
       sessionId: args.sessionId,
       cwd: args.cwd,
       storage,
-      provider,
+      provider: model,
       config,
       tools,
       onEvent: args.hooks.onEvent,
@@ -102,6 +114,7 @@ export function createCoreRuntime({
       setApprovalMode: (mode) => {
         config.approvalMode = mode;
       },
+      setModel: (id) => model.choose(id),
       dispose: () => {
         disposed ??= Promise.all([agent.close(), mcp?.close()]).then(() => undefined);
         return disposed;
@@ -111,6 +124,7 @@ export function createCoreRuntime({
 
   return {
     storage,
+    models: catalog,
     createSession: (args) => open(args),
     loadSession: (args) =>
       open(args, {
@@ -136,12 +150,66 @@ export function createCoreRuntime({
         ...(s.displayName ? { title: s.displayName } : {}),
       }));
     },
+    async deleteSession(cwd, sessionId) {
+      // Every log of the session, the transcript last: while it exists the session is still listed, so a
+      // deletion cut short can be run again.
+      for (const kind of ["ledger", "answers", "prompts", "transcript"] satisfies SessionLogKind[]) {
+        const log = storage.log({ cwd, sessionId }, kind, (value) => value);
+        try {
+          await log.replace([]);
+        } finally {
+          await log.close();
+        }
+      }
+    },
     describeCall(_cwd, name, args) {
       // No ctx on purpose: a replayed edit must not be diffed against today's file content.
       return describer.get(name)?.describe(args) ?? fallbackDescription(name, args);
     },
     async close() {},
   };
+}
+
+/**
+ * The session's model: the provider core's session talks to, forwarding each request to the model chosen
+ * last (set_config_option "model"), so a choice takes effect at the next model request.
+ */
+class SessionModel implements ModelProvider {
+  #current: ModelProvider;
+
+  constructor(
+    private readonly catalog: ModelCatalog,
+    initial: string | undefined,
+  ) {
+    this.#current =
+      catalog.provider(initial ?? catalog.defaultId) ??
+      (catalog.provider(catalog.defaultId) as ModelProvider);
+  }
+
+  choose(id: string): void {
+    const provider = this.catalog.provider(id);
+    if (!provider) throw new Error(`unknown model: ${id}`);
+    this.#current = provider;
+  }
+
+  get id() {
+    return this.#current.id;
+  }
+  get model() {
+    return this.#current.model;
+  }
+  get isDemo() {
+    return this.#current.isDemo;
+  }
+  describe() {
+    return describeModelProvider(this.#current);
+  }
+  generate(request: Parameters<ModelProvider["generate"]>[0]) {
+    return this.#current.generate(request);
+  }
+  warmUp(tools: Parameters<NonNullable<ModelProvider["warmUp"]>>[0]) {
+    return this.#current.warmUp?.(tools) ?? Promise.resolve();
+  }
 }
 
 /** Connects the session's MCP servers and adds their tools; a server that fails is reported, not fatal. */

@@ -10,6 +10,7 @@ import type {
   CommandRunner,
   ConfirmationHandler,
   GivenAnswer,
+  ModelEntry,
   SessionStorage,
   SessionToolContext,
   ToolCallDescription,
@@ -36,6 +37,8 @@ export interface OpenSessionArgs {
   mcpServers: readonly McpServer[];
   hooks: SessionHooks;
   approvalMode: ApprovalMode;
+  /** A model of `models.entries` (the session's choice; the configured one unless a client chose). */
+  model?: string;
   backends?: ToolBackends;
 }
 
@@ -50,6 +53,8 @@ export interface LoadArgs {
 export interface RuntimeSession {
   readonly agent: AgentSession;
   setApprovalMode(mode: ApprovalMode): void;
+  /** The next model request names this model (one of `models.entries`). */
+  setModel(id: string): void;
   /** Closes the core session and releases per-session resources; safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -57,6 +62,8 @@ export interface RuntimeSession {
 export interface AgentRuntime {
   /** Where the sessions' transcripts and ledgers are kept. */
   readonly storage: SessionStorage;
+  /** The models a session may use: the configured one first. */
+  readonly models: { readonly defaultId: string; readonly entries: readonly ModelEntry[] };
   createSession(args: OpenSessionArgs): Promise<RuntimeSession>;
   /**
    * `suppressRestore`: fully repair the history even when the restore switch is on (docs/restore.md "How a restore runs", step 1).
@@ -68,6 +75,8 @@ export interface AgentRuntime {
   /** The transcript as on disk, for a read-only replay of a session that is not live; undefined if none. */
   readRecords(cwd: string, sessionId: string): Promise<TranscriptRecord[] | undefined>;
   listSessions(cwd: string): Promise<SessionInfo[]>;
+  /** Removes every log of the session (transcript, ledger, the daemon's journals), durably. */
+  deleteSession(cwd: string, sessionId: string): Promise<void>;
   describeCall(cwd: string, name: string, args: Record<string, unknown>): ToolCallDescription;
   close(): Promise<void>;
 }

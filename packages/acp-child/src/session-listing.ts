@@ -10,7 +10,10 @@ export function requireAbsolute(cwd: string): void {
   if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
 }
 
-/** Persisted sessions of the workspace, plus live ones that have nothing on disk yet. */
+/**
+ * Persisted sessions of the workspace, most recently written first (ties by id, so pages are stable), after
+ * the live ones that have nothing on disk yet.
+ */
 export async function listSessions(
   runtime: AgentRuntime,
   live: ReadonlyMap<string, AcpSession>,
@@ -23,5 +26,8 @@ export async function listSessions(
     if (session.cwd === cwd && !known.has(session.sessionId))
       fresh.push({ sessionId: session.sessionId, cwd });
   }
-  return [...fresh, ...persisted];
+  const newestFirst = [...persisted].sort(
+    (a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? "") || a.sessionId.localeCompare(b.sessionId),
+  );
+  return [...fresh, ...newestFirst];
 }

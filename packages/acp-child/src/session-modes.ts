@@ -10,6 +10,10 @@ const MODE_INFO: Record<ApprovalMode, { name: string; description: string }> = {
   yolo: { name: "YOLO", description: "Automatically approve all tools" },
 };
 
+export function modeInfo(mode: ApprovalMode): { name: string; description: string } {
+  return MODE_INFO[mode];
+}
+
 export function isApprovalMode(value: unknown): value is ApprovalMode {
   return typeof value === "string" && (APPROVAL_MODES as readonly string[]).includes(value);
 }

@@ -40,6 +40,8 @@ export class AcpSession {
   private readonly deps: AcpSessionDeps;
   private runtime: RuntimeSession | undefined;
   private approvalMode: ApprovalMode = "default";
+  /** The model a client chose (set_config_option "model"); undefined: the configured one. */
+  private modelId: string | undefined;
   /** session/update notifications go out in order; a failed send is logged, later sends still run. */
   private outbox: Promise<void> = Promise.resolve();
   /** Prompts run one after another; `active` aborts the one running now. */
@@ -98,10 +100,16 @@ export class AcpSession {
     return this.pendingTurns > 0 || (this.runtime?.agent.promptActive ?? false);
   }
 
+  /** The model chosen for this session, or undefined for the configured one. */
+  get model(): string | undefined {
+    return this.modelId;
+  }
+
   /** Attaches a (re)loaded core session; detach() the previous one first. */
   attach(runtime: RuntimeSession): void {
     this.runtime = runtime;
     runtime.setApprovalMode(this.approvalMode);
+    if (this.modelId !== undefined) runtime.setModel(this.modelId);
   }
 
   /** Closes the core session (its files) so it can be reloaded from disk; only while idle. */
@@ -115,6 +123,12 @@ export class AcpSession {
     this.approvalMode = mode;
     this.runtime?.setApprovalMode(mode);
     this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+  }
+
+  /** The next model request of this session names `id` (a model the runtime lists). */
+  setModel(id: string): void {
+    this.runtime?.setModel(id);
+    this.modelId = id;
   }
 
   /** Queues a session/update for this session; ordering is kept across awaits. */

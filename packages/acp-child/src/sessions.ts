@@ -7,6 +7,7 @@ import {
   type ContentBlock,
   type McpServer,
   RequestError,
+  type SessionConfigOption,
   type SessionInfo,
   type SessionUpdate,
   type StopReason,
@@ -32,6 +33,7 @@ import { replayUpdates } from "./replay.js";
 import { approvalSkipIds, replaySkipIds, restoreHintMeta, type Suppress, unionOf } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
+import { configChoiceOf, configOptions } from "./session-config.js";
 import { listSessions, requireAbsolute } from "./session-listing.js";
 import { shellToolGuard } from "./shell-tool-guard.js";
 
@@ -47,7 +49,11 @@ export interface AcpSessionsDeps {
   log: Logger;
   switches: RestoreSwitches;
   parentGate: PrivateParentGate;
+  /** The agent's own workspace: where session/delete looks besides the workspaces this connection named. */
+  defaultCwd: string;
   newId?: () => string;
+  /** Sessions per session/list page (default 50). */
+  listPageSize?: number;
 }
 
 /** A request that opens a persisted session (session/load, session/resume). */
@@ -68,9 +74,12 @@ export class AcpSessions {
   private services: ClientServices = NO_CLIENT_SERVICES;
   private connectionSignal: AbortSignal = new AbortController().signal;
   private readonly newId: () => string;
+  /** Workspaces this connection named (new, load, resume, list): where a session/delete may find its id. */
+  private readonly workspaces = new Set<string>();
 
   constructor(private readonly deps: AcpSessionsDeps) {
     this.newId = deps.newId ?? randomUUID;
+    this.workspaces.add(deps.defaultCwd);
   }
 
   get switches(): RestoreSwitches {
@@ -113,6 +122,7 @@ export class AcpSessions {
     client: AgentContext,
   ): Promise<AcpSession> {
     requireAbsolute(params.cwd);
+    this.workspaces.add(params.cwd);
     const sessionId = await this.reserveId(params._meta, params.cwd);
     try {
       const session = this.newSession(sessionId, params.cwd, client);
@@ -143,6 +153,7 @@ export class AcpSessions {
     const { sessionId, cwd } = params;
     if (!isValidSessionId(sessionId)) throw RequestError.invalidParams({ sessionId }, "Invalid session id");
     requireAbsolute(cwd);
+    this.workspaces.add(cwd);
     const { runtime } = this.deps;
     const open = async () => {
       const live = this.live.get(sessionId);
@@ -171,6 +182,7 @@ export class AcpSessions {
               mcpServers: params.mcpServers ?? [],
               hooks: session.hooks,
               approvalMode: session.mode,
+              ...(session.model !== undefined ? { model: session.model } : {}),
               suppressRestore: suppress.question,
               suppressApprovalRestore: suppress.approvals,
               givenAnswers,
@@ -272,10 +284,60 @@ export class AcpSessions {
     );
   }
 
-  /** session/list: the workspace's persisted sessions plus live ones not on disk yet. */
-  list(cwd: string): Promise<SessionInfo[]> {
+  /**
+   * session/list: one page of the workspace's sessions, most recently written first (live ones not on disk
+   * yet before them). The cursor is opaque to clients; it names its workspace, so it cannot page another.
+   */
+  async list(cwd: string, cursor: string | null | undefined): Promise<SessionPage> {
     requireAbsolute(cwd);
-    return listSessions(this.deps.runtime, this.live, cwd);
+    this.workspaces.add(cwd);
+    const offset = cursor ? offsetOfCursor(cursor, cwd) : 0;
+    const all = await listSessions(this.deps.runtime, this.live, cwd);
+    const size = this.deps.listPageSize ?? DEFAULT_LIST_PAGE_SIZE;
+    const next = offset + size;
+    return {
+      sessions: all.slice(offset, next),
+      ...(next < all.length ? { nextCursor: cursorOf(cwd, next) } : {}),
+    };
+  }
+
+  /** The session's config options (approval mode, model) as they stand. */
+  configOptions(session: AcpSession): SessionConfigOption[] {
+    return configOptions({ mode: session.mode, model: session.model }, this.deps.runtime.models);
+  }
+
+  /** session/set_config_option: applies the choice; the answer is every option as it now stands. */
+  setConfigOption(params: { sessionId: string; configId: string; value: unknown }): SessionConfigOption[] {
+    const session = this.require(params.sessionId);
+    const choice = configChoiceOf(params, this.deps.runtime.models);
+    if (choice.kind === "mode") session.setMode(choice.mode);
+    else session.setModel(choice.model);
+    return this.configOptions(session);
+  }
+
+  /**
+   * session/delete: the session's transcript and every log kept beside it are removed for good; a live
+   * session is closed first (its running turn cancelled, its files closed). The id is looked up in the
+   * workspaces this connection named and the agent's own.
+   */
+  async delete(sessionId: string): Promise<void> {
+    if (!isValidSessionId(sessionId)) throw RequestError.invalidParams({ sessionId }, "Invalid session id");
+    if (this.creating.has(sessionId))
+      throw RequestError.invalidParams({ sessionId }, "The session is being created");
+    const live = await this.settled(sessionId);
+    if (live) {
+      this.live.delete(sessionId);
+      await live.close();
+      await this.deps.runtime.deleteSession(live.cwd, sessionId);
+      return;
+    }
+    for (const cwd of this.workspaces) {
+      if (await this.deps.runtime.sessionExists(cwd, sessionId)) {
+        await this.deps.runtime.deleteSession(cwd, sessionId);
+        return;
+      }
+    }
+    throw RequestError.sessionNotFound(sessionId);
   }
 
   /** session/close: the live session's turn is cancelled and its files closed. */
@@ -345,6 +407,34 @@ export class AcpSessions {
     }
     return requested;
   }
+}
+
+const DEFAULT_LIST_PAGE_SIZE = 50;
+
+export interface SessionPage {
+  sessions: SessionInfo[];
+  nextCursor?: string;
+}
+
+function cursorOf(cwd: string, offset: number): string {
+  return Buffer.from(JSON.stringify({ cwd, offset })).toString("base64url");
+}
+
+function offsetOfCursor(cursor: string, cwd: string): number {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    decoded = undefined;
+  }
+  const { cwd: cursorCwd, offset } = (decoded ?? {}) as { cwd?: unknown; offset?: unknown };
+  if (cursorCwd !== cwd || typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0) {
+    throw RequestError.invalidParams(
+      { cursor },
+      "Invalid cursor: pass back a nextCursor of a session/list with the same cwd",
+    );
+  }
+  return offset;
 }
 
 /** What a load/resume request says the daemon will refuse to restore (each switch has its own key). */

@@ -23,6 +23,12 @@ export {
 } from "./http-error.js";
 export type { ModelFetch, ModelHttpRequest, ModelHttpResponse } from "./http-transport.js";
 export {
+  createModelCatalog,
+  type ModelCatalog,
+  type ModelEntry,
+  singleModelCatalog,
+} from "./model-catalog.js";
+export {
   buildOpenAIChatRequest,
   type ChatRequestInput,
   functionResponseText,
@@ -55,6 +61,7 @@ export {
 export { backoffDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from "./retry-policy.js";
 export {
   MODEL_SETTING_KEYS,
+  ModelChoice,
   type ModelConfig,
   ModelConfigError,
   type ModelConfigSource,

@@ -15,16 +15,49 @@ function home(settings?: string): string {
   return dir;
 }
 
+describe("model choices (modelProviders.openai[])", () => {
+  it("lists the entries in order: first of each id, the configured model and malformed entries skipped", () => {
+    const qwenHome = home(
+      JSON.stringify({
+        OPENAI_MODEL: "main",
+        modelProviders: {
+          openai: [
+            { id: "fast", name: "Fast one", baseUrl: "http://other/v1", envKey: "OTHER_KEY" },
+            { id: "main", name: "again" },
+            { name: "no id" },
+            "junk",
+            { id: "fast", name: "duplicate" },
+            { id: "deep", description: "Thinks longer", generationConfig: { temperature: 0 } },
+          ],
+          anthropic: [{ id: "not-ours" }],
+        },
+      }),
+    );
+    const config = resolveModelConfig({ env: {}, qwenHome });
+    expect(config.model).toBe("main");
+    expect((config.choices ?? []).map((c) => [c.id, c.name ?? "", c.description ?? ""])).toEqual([
+      ["fast", "Fast one", ""],
+      ["deep", "", "Thinks longer"],
+    ]);
+    expect(config.choices?.[0]).toMatchObject({ baseUrl: "http://other/v1", envKey: "OTHER_KEY" });
+  });
+});
+
 describe("resolveModelConfig", () => {
   it("is empty with no env and no settings file", () => {
-    expect(resolveModelConfig({ env: {}, qwenHome: home() })).toEqual({ sources: {} });
+    expect(resolveModelConfig({ env: {}, qwenHome: home() })).toEqual({ sources: {}, choices: [] });
   });
 
   it("reads the environment, ignoring blanks", () => {
     const config = resolveModelConfig({
       env: { OPENAI_BASE_URL: "http://x/v1", OPENAI_API_KEY: " ", OPENAI_MODEL: "m" },
     });
-    expect(config).toEqual({ baseUrl: "http://x/v1", model: "m", sources: { baseUrl: "env", model: "env" } });
+    expect(config).toEqual({
+      baseUrl: "http://x/v1",
+      model: "m",
+      sources: { baseUrl: "env", model: "env" },
+      choices: [],
+    });
   });
 
   it("falls back per key to settings.json: env block first, then top level", () => {
@@ -43,6 +76,7 @@ describe("resolveModelConfig", () => {
       model: "top-model",
       sources: { baseUrl: "env", apiKey: "settings", model: "settings" },
       settingsPath: join(qwenHome, "settings.json"),
+      choices: [],
     });
   });
 

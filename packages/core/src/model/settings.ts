@@ -18,8 +18,27 @@ const keyShape = {
   OPENAI_MODEL: optionalString,
 };
 
+/**
+ * One model a session may switch to, in the shape qwen-code's settings.json lists them under
+ * `modelProviders.openai[]`: `id` is the model name sent to the server; `baseUrl` and `envKey` (the name of
+ * the environment variable holding its API key) default to the configured server's.
+ */
+export const ModelChoice = z.looseObject({
+  id: z.string().trim().min(1),
+  name: optionalString,
+  description: optionalString,
+  baseUrl: optionalString,
+  envKey: optionalString,
+});
+export type ModelChoice = z.infer<typeof ModelChoice>;
+
 /** The part of settings.json this module reads; every other key is left to its owner. */
-export const ModelSettingsFile = z.looseObject({ ...keyShape, env: z.looseObject(keyShape).optional() });
+export const ModelSettingsFile = z.looseObject({
+  ...keyShape,
+  env: z.looseObject(keyShape).optional(),
+  // Read entry by entry below: one malformed entry is skipped, as qwen-code skips it, not fatal.
+  modelProviders: z.looseObject({ openai: z.array(z.unknown()).optional() }).optional(),
+});
 export type ModelSettingsFile = z.infer<typeof ModelSettingsFile>;
 
 export type ModelConfigSource = "env" | "settings";
@@ -32,6 +51,8 @@ export interface ModelConfig {
   sources: Partial<Record<Field, ModelConfigSource>>;
   /** The settings file consulted, when it exists. */
   settingsPath?: string;
+  /** Further models from `modelProviders.openai[]` (first of each id wins; the configured one not repeated). */
+  choices?: ModelChoice[];
 }
 
 export class ModelConfigError extends Error {
@@ -98,7 +119,7 @@ const nonEmpty = (value: string | undefined) => (value && value.trim() !== "" ? 
 export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig {
   const path = input.qwenHome ? settingsFilePath(input.qwenHome) : undefined;
   const settings = path ? loadSettings(path, input.readFile ?? readFileIfExists) : undefined;
-  const config: ModelConfig = { sources: {} };
+  const config: ModelConfig = { sources: {}, choices: [] };
   if (settings && path) config.settingsPath = path;
   for (const field of Object.keys(MODEL_SETTING_KEYS) as Field[]) {
     const key = MODEL_SETTING_KEYS[field];
@@ -109,5 +130,18 @@ export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig 
     config[field] = value;
     config.sources[field] = fromEnv !== undefined ? "env" : "settings";
   }
+  config.choices = modelChoicesOf(settings?.modelProviders?.openai ?? [], config.model);
   return config;
+}
+
+function modelChoicesOf(entries: readonly unknown[], configured: string | undefined): ModelChoice[] {
+  const seen = new Set(configured === undefined ? [] : [configured]);
+  const choices: ModelChoice[] = [];
+  for (const entry of entries) {
+    const parsed = ModelChoice.safeParse(entry);
+    if (!parsed.success || seen.has(parsed.data.id)) continue;
+    seen.add(parsed.data.id);
+    choices.push(parsed.data);
+  }
+  return choices;
 }

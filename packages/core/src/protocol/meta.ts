@@ -125,3 +125,14 @@ export function toolCallQuestions(toolCall: Readonly<Record<string, unknown>>): 
   const fromInput = asRecord(toolCall.rawInput)?.questions;
   return Array.isArray(fromInput) ? fromInput : undefined;
 }
+
+/**
+ * Client capabilities a qwen-aware ACP client (the daemon) sets in `clientCapabilities._meta` of `initialize`:
+ * - questions: it answers a question's permission request (Submit / Cancel) with the top-level `answers`
+ *   beside the outcome. Any other client without form elicitation gets each question as permission
+ *   requests whose options are the question's own (docs/editors.md).
+ * - restore prompt: it sends the restore prompt itself when a load/resume hints a restore. For any other
+ *   client the agent asks the restorable question again before the next ordinary prompt.
+ */
+export const QUESTION_ANSWERS_CAPABILITY_META_KEY = "qwen.daemon.questionAnswers";
+export const RESTORE_PROMPT_CAPABILITY_META_KEY = "qwen.daemon.restorePrompt";

@@ -30,6 +30,7 @@ export const HttpRouteLines = {
   heartbeat: { method: "POST", path: "/session/:id/heartbeat", status: 200 },
   detach: { method: "POST", path: "/session/:id/detach", status: 204 },
   closeSession: { method: "DELETE", path: "/session/:id", status: 204 },
+  setConfig: { method: "POST", path: "/session/:id/config", status: 200 },
   vote: { method: "POST", path: "/session/:id/permission/:requestId", status: 200 },
   legacyVote: { method: "POST", path: "/permission/:requestId", status: 200 },
   /** SSE (see events.ts); `?maxQueued=16..2048`, headers Last-Event-ID and X-Qwen-Client-Id. */

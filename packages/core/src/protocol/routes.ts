@@ -17,6 +17,8 @@ import {
   RenameSessionResponse,
   SessionListPage,
   SessionSummary,
+  SetConfigBody,
+  SetConfigResponse,
   TranscriptResponse,
 } from "./sessions.js";
 
@@ -46,7 +48,9 @@ export const HttpRoutes = {
   transcript: { ...L.transcript, response: TranscriptResponse },
   heartbeat: { ...L.heartbeat, response: HeartbeatResponse },
   detach: L.detach,
+  /** `?purge=true` also deletes the session's transcript and journals (the live session is closed first). */
   closeSession: L.closeSession,
+  setConfig: { ...L.setConfig, body: SetConfigBody, response: SetConfigResponse },
   vote: { ...L.vote, body: PermissionVoteBody, response: EmptyResponse },
   legacyVote: { ...L.legacyVote, body: PermissionVoteBody, response: EmptyResponse },
   /** SSE (see events.ts); `?maxQueued=16..2048`, headers Last-Event-ID and X-Qwen-Client-Id. */

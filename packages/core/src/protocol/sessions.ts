@@ -20,6 +20,22 @@ export const OpenSessionBody = z.object({ cwd: z.string().optional() });
 export type OpenSessionBody = z.infer<typeof OpenSessionBody>;
 
 /** What create, load and resume answer: the session, and the client id the daemon minted (or kept). */
+/**
+ * One of the session's config options as the agent reports it (ACP `SessionConfigOption`): ours are `mode`
+ * (the approval mode) and `model`, each a select with `currentValue` and `options: [{value, name,
+ * description?}]`. Loose: another agent's options pass through as it sent them.
+ */
+export const SessionConfigOption = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  currentValue: z.union([z.string(), z.boolean()]),
+  category: z.string().nullish(),
+  description: z.string().nullish(),
+  options: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+export type SessionConfigOption = z.infer<typeof SessionConfigOption>;
+
 export const AttachResponse = z.object({
   sessionId: z.string(),
   workspaceCwd: z.string(),
@@ -27,6 +43,8 @@ export const AttachResponse = z.object({
   attached: z.boolean(),
   clientId: z.string(),
   createdAt: z.string(),
+  /** The session's config options, when its agent reports them (ours: `mode` and `model`). */
+  configOptions: z.array(SessionConfigOption).optional(),
 });
 export type AttachResponse = z.infer<typeof AttachResponse>;
 
@@ -182,3 +200,17 @@ export const TranscriptResponse = z.object({
   events: z.array(ReplayedEvent),
 });
 export type TranscriptResponse = z.infer<typeof TranscriptResponse>;
+
+/** `POST /session/:id/config`: sets one config option by its id (`mode`, `model`) to one of its values. */
+export const SetConfigBody = z.object({
+  configId: z.string().min(1),
+  value: z.union([z.string().min(1), z.boolean()]),
+});
+export type SetConfigBody = z.infer<typeof SetConfigBody>;
+
+/** Every config option as it stands after the change. */
+export const SetConfigResponse = z.object({
+  sessionId: z.string(),
+  configOptions: z.array(SessionConfigOption),
+});
+export type SetConfigResponse = z.infer<typeof SetConfigResponse>;

@@ -63,7 +63,10 @@ export interface SessionLog<T> {
   /** Visits items from the first on until `visit` returns false (a listing reads only a head). */
   scan(visit: (item: T) => boolean | undefined): Promise<void>;
   exists(): Promise<boolean>;
-  /** Replaces every item atomically (a crash leaves the old items or the new ones); none removes the log. */
+  /**
+   * Replaces every item atomically (a crash leaves the old items or the new ones), durably. None removes the
+   * log, durably too (a session deleted stays deleted after a power cut); removing an absent log is a no-op.
+   */
   replace(items: readonly T[]): Promise<void>;
   /** Waits for pending appends and releases what the handle holds. Safe to call more than once. */
   close(): Promise<void>;

@@ -146,6 +146,31 @@ export class ChildConnection {
     return this.#call(() => this.#agent.notify(acp.methods.agent.session.cancel, { sessionId }));
   }
 
+  /**
+   * session/delete. The ACP SDK reads the agent's "not found" as done (a delete is idempotent), so the
+   * caller checks the session exists first when it must say 404.
+   */
+  deleteSession(sessionId: string): Promise<void> {
+    return this.#call(async () => {
+      await this.#agent.request(acp.methods.agent.session.delete, { sessionId });
+    });
+  }
+
+  setConfigOption(
+    sessionId: string,
+    configId: string,
+    value: string | boolean,
+  ): Promise<acp.SetSessionConfigOptionResponse> {
+    return this.#call(() =>
+      this.#agent.request(
+        acp.methods.agent.session.setConfigOption,
+        typeof value === "boolean"
+          ? { sessionId, configId, type: "boolean", value }
+          : { sessionId, configId, value },
+      ),
+    );
+  }
+
   closeSession(sessionId: string): Promise<void> {
     return this.#call(async () => {
       await this.#agent.request(acp.methods.agent.session.close, { sessionId });

@@ -9,8 +9,21 @@ export const ACP_PROTOCOL_VERSION = 1;
 
 export const INITIALIZE_METHOD = "initialize";
 
+/**
+ * What the daemon handles beyond plain ACP (core/protocol meta.ts spells the keys; a test pins them equal):
+ * it answers a question's permission request with `answers`, and it sends the restore prompt itself.
+ */
+export const QWEN_CLIENT_CAPABILITIES_META = {
+  "qwen.daemon.questionAnswers": true,
+  "qwen.daemon.restorePrompt": true,
+} as const;
+
 export const INITIALIZE_PARAMS: InitializeRequest = {
   protocolVersion: ACP_PROTOCOL_VERSION,
-  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+  clientCapabilities: {
+    fs: { readTextFile: false, writeTextFile: false },
+    terminal: false,
+    _meta: QWEN_CLIENT_CAPABILITIES_META,
+  },
   clientInfo: { name: "qwen-daemon", version: "0.1.0" },
 };

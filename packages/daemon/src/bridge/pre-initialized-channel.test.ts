@@ -1,8 +1,16 @@
 import * as acp from "@agentclientprotocol/sdk";
+import {
+  QUESTION_ANSWERS_CAPABILITY_META_KEY,
+  RESTORE_PROMPT_CAPABILITY_META_KEY,
+} from "@qwen-daemon/core/protocol";
 import { describe, expect, it } from "vitest";
 import type { ChildChannel, ChildExit } from "./channel.js";
 import { ChildConnection } from "./child-connection.js";
-import { ACP_PROTOCOL_VERSION, INITIALIZE_PARAMS } from "./initialize-request.js";
+import {
+  ACP_PROTOCOL_VERSION,
+  INITIALIZE_PARAMS,
+  QWEN_CLIENT_CAPABILITIES_META,
+} from "./initialize-request.js";
 import { PRE_INITIALIZE_ID, preInitialize } from "./pre-initialized-channel.js";
 
 type Message = Record<string, unknown> & { id?: unknown; method?: string };
@@ -218,7 +226,11 @@ describe("preInitialize", () => {
 });
 
 describe("INITIALIZE_PARAMS", () => {
-  it("names the ACP SDK's protocol version", () => {
+  it("names the ACP SDK's protocol version and the contract's capability keys", () => {
     expect(ACP_PROTOCOL_VERSION).toBe(acp.PROTOCOL_VERSION);
+    expect(QWEN_CLIENT_CAPABILITIES_META).toEqual({
+      [QUESTION_ANSWERS_CAPABILITY_META_KEY]: true,
+      [RESTORE_PROMPT_CAPABILITY_META_KEY]: true,
+    });
   });
 });

@@ -27,6 +27,7 @@ export const DAEMON_ERROR_CODES = [
   "permission_forbidden",
   "agent_unavailable",
   "agent_error",
+  "agent_unsupported",
 ] as const;
 export type DaemonErrorCode = (typeof DAEMON_ERROR_CODES)[number];
 

@@ -78,6 +78,13 @@ export const promptNotQueued = (sessionId: string, promptId: string, running: bo
   });
 
 /** The agent process could not be started or died while serving this request. */
+/** The session's agent has no such ACP method (another agent build): the request cannot be served. */
+export const agentLacksMethod = (method: string, capability: string) =>
+  new DaemonError("agent_unsupported", {
+    error: `The agent does not support ${method} (it does not advertise ${capability})`,
+    code: "agent_unsupported",
+  });
+
 export const agentUnavailable = (detail: string) =>
   new DaemonError("agent_unavailable", {
     error: `Agent process unavailable: ${detail}`,

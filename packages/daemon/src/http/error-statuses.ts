@@ -7,7 +7,7 @@ import { HttpError } from "./http-error.js";
 /** Seconds a client should wait before retrying a 503/429 admission refusal. */
 export const RETRY_AFTER_SECONDS = "5";
 
-type WireStatus = { status: 400 | 403 | 404 | 409 | 500 | 502 | 503; retryAfter?: true };
+type WireStatus = { status: 400 | 403 | 404 | 409 | 500 | 501 | 502 | 503; retryAfter?: true };
 
 export const ERROR_STATUSES: Readonly<Record<DaemonErrorCode, WireStatus>> = {
   session_not_found: { status: 404 },
@@ -27,6 +27,7 @@ export const ERROR_STATUSES: Readonly<Record<DaemonErrorCode, WireStatus>> = {
   permission_forbidden: { status: 403 },
   agent_unavailable: { status: 503, retryAfter: true },
   agent_error: { status: 502 },
+  agent_unsupported: { status: 501 },
 };
 
 /** The HTTP status a domain error is answered with. */

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { questionRequest } from "../testing/question.js";
+import { scriptedConfigOptions } from "../testing/scripted-agent.js";
 import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 describe("POST /session", () => {
@@ -324,5 +325,86 @@ describe("workspace identity", () => {
     const res = await d.request("POST", "/session", { body: { cwd: link } });
     expect(res.status).toBe(200);
     expect((await res.json()).workspaceCwd).toBe(root);
+  });
+});
+
+describe("DELETE /session/:id?purge=true", () => {
+  it("closes the live session first, then asks the agent to delete it; the session is gone", async () => {
+    const d = createTestDaemon({ agent: { stableSurface: true } });
+    const { sessionId, clientId } = await d.createSession();
+    const res = await d.request("DELETE", `/session/${sessionId}?purge=true`, {
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(res.status).toBe(204);
+    const order = d.agent.calls.map((c) => c.method).filter((m) => m.startsWith("session/"));
+    expect(order.slice(-2)).toEqual(["session/close", "session/delete"]);
+    expect(d.agent.callsOf("session/delete")[0]?.params).toMatchObject({ sessionId });
+    expect((await d.request("GET", `/session/${sessionId}/status`)).status).toBe(404);
+  });
+
+  it("404s a session neither live nor stored, 400s a bad purge value, 501s an agent without delete", async () => {
+    const d = createTestDaemon({ agent: { stableSurface: true } });
+    const missing = await d.request("DELETE", "/session/nobody?purge=true");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: "session_not_found" });
+    const { sessionId } = await d.createSession();
+    expect((await d.request("DELETE", `/session/${sessionId}?purge=yes`)).status).toBe(400);
+
+    const plain = createTestDaemon();
+    const other = await plain.createSession();
+    const refused = await plain.request("DELETE", `/session/${other.sessionId}?purge=true`);
+    expect(refused.status).toBe(501);
+    expect(await refused.json()).toMatchObject({ code: "agent_unsupported" });
+    expect(plain.agent.callsOf("session/delete")).toEqual([]);
+  });
+
+  it("a plain DELETE still only closes (the transcript stays)", async () => {
+    const d = createTestDaemon({ agent: { stableSurface: true } });
+    const { sessionId } = await d.createSession();
+    expect((await d.request("DELETE", `/session/${sessionId}`)).status).toBe(204);
+    expect(d.agent.callsOf("session/delete")).toEqual([]);
+  });
+});
+
+describe("POST /session/:id/config", () => {
+  it("sets an option through session/set_config_option and reports the options on later attaches", async () => {
+    const d = createTestDaemon({ agent: { stableSurface: true } });
+    const created = await d.createSession();
+    expect((await d.request("POST", "/session", { body: {} }).then((r) => r.json())).configOptions).toEqual(
+      scriptedConfigOptions("default"),
+    );
+    const res = await d.request("POST", `/session/${created.sessionId}/config`, {
+      body: { configId: "mode", value: "yolo" },
+      headers: { "X-Qwen-Client-Id": created.clientId },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      sessionId: created.sessionId,
+      configOptions: scriptedConfigOptions("yolo"),
+    });
+    expect(d.agent.callsOf("session/set_config_option")[0]?.params).toMatchObject({
+      sessionId: created.sessionId,
+      configId: "mode",
+      value: "yolo",
+    });
+    const attached = await (await d.request("POST", "/session", { body: {} })).json();
+    expect(attached.configOptions).toEqual(scriptedConfigOptions("yolo"));
+  });
+
+  it("400s a malformed body and a value the agent refuses, 404s an unknown session", async () => {
+    const d = createTestDaemon({ agent: { stableSurface: true } });
+    const { sessionId } = await d.createSession();
+    const malformed = await d.request("POST", `/session/${sessionId}/config`, { body: { configId: "mode" } });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: "invalid_config_option" });
+    const refused = await d.request("POST", `/session/${sessionId}/config`, {
+      body: { configId: "mode", value: "reckless" },
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toContain("Unknown mode: reckless");
+    expect(
+      (await d.request("POST", "/session/nobody/config", { body: { configId: "mode", value: "plan" } }))
+        .status,
+    ).toBe(404);
   });
 });

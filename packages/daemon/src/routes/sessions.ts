@@ -6,9 +6,11 @@ import type { z } from "zod";
 import { invalidSessionId } from "../errors/domain-errors.js";
 import { invalidBody, invalidSessionScope } from "../http/errors.js";
 import type { JsonObject } from "../http/json-body.js";
+import { setSessionConfig } from "../sessions/session-config.js";
 import { createSession } from "../sessions/session-create.js";
 import { assertSessionId, resolveWorkspace } from "../sessions/session-lookup.js";
 import { openSession } from "../sessions/session-open.js";
+import { purgeSession } from "../sessions/session-purge.js";
 import type { Sessions } from "../sessions/sessions.js";
 import { mount, type RouteHandler } from "./mount.js";
 import { clientIdOf, sessionIdOf } from "./request.js";
@@ -79,8 +81,31 @@ export function sessionRoutes(sessions: Sessions): Hono {
     sessions.require(sessionIdOf(c)).detach(clientId);
     return undefined;
   });
+  mount(
+    app,
+    R.setConfig,
+    async (c, body) => {
+      const clientId = clientIdOf(c);
+      const session = sessions.require(sessionIdOf(c));
+      session.assertClient(clientId);
+      return setSessionConfig(session, (await body()).value);
+    },
+    {
+      refuse: () =>
+        invalidBody("Expected {configId: string, value: string | boolean}", "invalid_config_option"),
+    },
+  );
   mount(app, R.closeSession, async (c) => {
     const clientId = clientIdOf(c);
+    const purge = c.req.query("purge");
+    if (purge !== undefined && purge !== "true" && purge !== "false")
+      throw invalidBody("`purge` must be true or false", "invalid_purge");
+    if (purge === "true") {
+      const sessionId = sessionIdOf(c);
+      assertSessionId(sessionId);
+      await purgeSession(sessions, sessionId, clientId);
+      return undefined;
+    }
     // Like cancel, prompt and vote, a client id not attached to the session is refused (400), so nobody
     // closes someone else's session by naming any id; without the header it is accepted (the reference's
     // clients, e.g. the SDK's `closeSession(id)`, send none). 404 first, so a repeated DELETE stays a 404.

@@ -1,5 +1,6 @@
 // What a failed child request means for the caller (an error with a code) or for a turn. JSON-RPC errors from the child
 // are duck-typed ({code: number, message}) so any ACP implementation's errors map the same way.
+import { SessionConfigOption } from "@qwen-daemon/core/protocol";
 import { ChildGoneError } from "../bridge/child-connection.js";
 import type { DaemonError } from "../errors/daemon-error.js";
 import { agentError, agentUnavailable, invalidRequest, sessionNotFound } from "../errors/domain-errors.js";
@@ -57,6 +58,12 @@ export function turnErrorFromChild(error: unknown): TurnOutcome {
     message: childErrorMessage(error),
     ...(rpc !== undefined ? { code: String(rpc.code) } : {}),
   };
+}
+
+/** The config options of a new/load/resume answer, when the agent sent well-formed ones. */
+export function configOptionsOf(response: { configOptions?: unknown }): SessionConfigOption[] | undefined {
+  const parsed = SessionConfigOption.array().safeParse(response.configOptions);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** True when the child does not implement the method (JSON-RPC -32601). */

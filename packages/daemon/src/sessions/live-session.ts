@@ -10,6 +10,7 @@ import {
   type HeartbeatResponse,
   PROMPT_ID_META_KEY,
   type PromptAccepted,
+  type SessionConfigOption,
   type SessionUpdatePayload,
   stripBlockMeta,
   stripDaemonMeta,
@@ -60,6 +61,8 @@ export class LiveSession {
   #collected: ReplayedUpdate[] = [];
   #hasHistory = false;
   #createdAt: string;
+  /** The agent's config options for this session (from new/load/resume and the config route's answers). */
+  configOptions: SessionConfigOption[] | undefined;
   #updatedAt: string | undefined;
   #displayName: string | undefined;
   #turnError: TurnError | undefined;
@@ -226,6 +229,7 @@ export class LiveSession {
       attached: !created,
       clientId,
       createdAt: this.#createdAt,
+      ...(this.configOptions !== undefined ? { configOptions: this.configOptions } : {}),
     };
   }
 

@@ -7,7 +7,7 @@ import {
   type SessionScope,
 } from "@qwen-daemon/core/protocol";
 import { sessionIdConflict } from "../errors/domain-errors.js";
-import { errorFromChild } from "./child-errors.js";
+import { configOptionsOf, errorFromChild } from "./child-errors.js";
 import type { LiveSession } from "./live-session.js";
 import type { Sessions } from "./sessions.js";
 
@@ -52,7 +52,7 @@ async function startSession(
   const release = sessions.registry.reserve();
   try {
     const child = await sessions.children.ensure();
-    let response: { sessionId: string };
+    let response: { sessionId: string; configOptions?: unknown };
     try {
       response = await child.newSession(
         cwd,
@@ -70,6 +70,7 @@ async function startSession(
       throw sessionIdConflict(response.sessionId);
     }
     const session = sessions.newSession(response.sessionId, cwd, child);
+    session.configOptions = configOptionsOf(response);
     session.opened();
     sessions.registry.promote(session);
     if (makeDefault) sessions.registry.defaultSessionId = session.sessionId;

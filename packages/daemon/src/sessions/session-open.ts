@@ -21,7 +21,7 @@ import type { PersistedSession } from "../persisted/session-store.js";
 import { promptTerminalsOf } from "../prompts/prompt-terminals.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
 import { journaledAnswersMeta } from "./answers-for-load.js";
-import { errorFromChild } from "./child-errors.js";
+import { configOptionsOf, errorFromChild } from "./child-errors.js";
 import { recreateJournaledSession } from "./journaled-session.js";
 import type { LiveSession } from "./live-session.js";
 import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journaling.js";
@@ -210,7 +210,7 @@ async function openFromChild(
         : undefined,
       await answersForChild(sessions, cwd, sessionId),
     );
-    let response: { _meta?: Meta | null };
+    let response: { _meta?: Meta | null; configOptions?: unknown };
     let origin: "loaded" | "recreated" = "loaded";
     try {
       response =
@@ -236,6 +236,7 @@ async function openFromChild(
       readRestoreTail(sessions, cwd, sessionId),
     ]);
     if (session.state !== "opening") throw errorFromChild(new Error("the agent process ended"), sessionId);
+    session.configOptions = configOptionsOf(response);
     session.opened({ persisted, replay: action === "load" });
     sessions.registry.promote(session);
     release();

@@ -33,7 +33,23 @@ export type ScriptedAgentOptions = {
   continueDecision?: Record<string, unknown> | "method_not_found";
   /** Reject `initialize` (a child that fails to start). */
   failInitialize?: boolean;
+  /** Advertise and serve session/delete and session/set_config_option (option `mode`: plan|default|yolo). */
+  stableSurface?: boolean;
 };
+
+/** The config options the scripted agent reports with `stableSurface`, `mode` at `current`. */
+export function scriptedConfigOptions(current: string) {
+  return [
+    {
+      id: "mode",
+      name: "Approval mode",
+      category: "mode",
+      type: "select",
+      currentValue: current,
+      options: ["plan", "default", "yolo"].map((value) => ({ value, name: value })),
+    },
+  ];
+}
 
 export class ScriptedAgent {
   readonly calls: AgentCall[] = [];
@@ -89,13 +105,35 @@ export class ScriptedAgent {
       .onRequest("initialize", raw, ({ params }) => {
         this.#record("initialize", params);
         if (o.failInitialize) throw new acp.RequestError(-32603, "scripted initialize failure");
-        return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: true } };
+        return {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          agentCapabilities: {
+            loadSession: true,
+            ...(o.stableSurface ? { sessionCapabilities: { delete: {} } } : {}),
+          },
+        };
       })
       .onRequest("session/new", raw, ({ params }) => {
         this.#record("session/new", params);
         const requested = params._meta?.["qwen-code/sessionId"];
         this.#sessionCounter += 1;
-        return { sessionId: typeof requested === "string" ? requested : `sess-${this.#sessionCounter}` };
+        return {
+          sessionId: typeof requested === "string" ? requested : `sess-${this.#sessionCounter}`,
+          ...(o.stableSurface ? { configOptions: scriptedConfigOptions("default") } : {}),
+        };
+      })
+      .onRequest("session/delete", raw, ({ params }) => {
+        const p = this.#record("session/delete", params);
+        if (!o.stableSurface) throw acp.RequestError.methodNotFound("session/delete");
+        if (o.persisted) delete o.persisted[String(p.sessionId)];
+        return {};
+      })
+      .onRequest("session/set_config_option", raw, ({ params }) => {
+        const p = this.#record("session/set_config_option", params);
+        if (!o.stableSurface) throw acp.RequestError.methodNotFound("session/set_config_option");
+        if (p.configId !== "mode" || !["plan", "default", "yolo"].includes(String(p.value)))
+          throw acp.RequestError.invalidParams({ configId: p.configId }, `Unknown mode: ${String(p.value)}`);
+        return { configOptions: scriptedConfigOptions(String(p.value)) };
       })
       .onRequest("session/load", raw, async ({ params, client }) => {
         const p = this.#record("session/load", params);
