@@ -11,10 +11,10 @@ type EsbuildOptions = Parameters<NonNullable<Options["esbuildOptions"]>>[0];
 export const SHARED_OPTIONS: Pick<Options, "target" | "platform" | "noExternal" | "esbuildPlugins"> = {
   target: "node20",
   platform: "node",
-  // Two stay external, both off the hot paths and both CommonJS that `require()`s node builtins (an ESM
-  // bundle cannot, without a shim): commander (only `--help`, headless runs and odd input load it) and the
-  // MCP SDK (loaded only when a session configures MCP servers).
-  noExternal: [/^(?!(commander|@modelcontextprotocol\/sdk)(\/|$))/],
+  // Three stay external, all off the hot paths and all CommonJS that `require()`s node builtins (an ESM
+  // bundle cannot, without a shim): commander (only `--help`, headless runs and odd input load it), the
+  // MCP SDK (loaded only when a session configures MCP servers) and pg (only when the storage is PostgreSQL).
+  noExternal: [/^(?!(commander|@modelcontextprotocol\/sdk|pg)(\/|$))/],
   esbuildPlugins: [zodEnglishOnly, workspaceSideEffectFree],
 };
 
