@@ -19,6 +19,7 @@ import {
 } from "@qwen-daemon/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signCapability } from "../packages/daemon/src/links/capability.js";
+import { outboxPath } from "../packages/daemon/src/notify/outbox.js";
 import { CLI_ENTRY, type DaemonProcess } from "./harness/daemon-process.js";
 import { useE2eWorld } from "./harness/e2e-world.js";
 import { type Notification, Phone } from "./harness/phone.js";
@@ -29,6 +30,17 @@ import { readLedger, readTranscript } from "./harness/session-files.js";
 
 const COUNTER = "counter.txt";
 
+/** A second part for the answer page: a multi-select, so the notification carries one "Answer" link. */
+const PARTS_QUESTION = {
+  question: "Which parts should change?",
+  header: "Parts",
+  options: [
+    { label: "Border", description: "A thin outline." },
+    { label: "Shadow", description: "A soft drop shadow." },
+  ],
+  multiSelect: true,
+};
+
 function model(request: OpenAIChatRequest): FakeReply {
   const last = lastMessage(request);
   if (last?.role === "tool") return reply.text(`Noted: ${messageText(last)}`);
@@ -36,6 +48,8 @@ function model(request: OpenAIChatRequest): FakeReply {
   if (text.startsWith("RUN")) {
     return reply.toolCalls([{ name: "run_shell_command", args: { command: `echo ran >> ${COUNTER}` } }]);
   }
+  if (text.includes("PARTS"))
+    return askUserQuestionCall([DEFAULT_QUESTION, PARTS_QUESTION], { text: "Two questions first." });
   if (text.includes("ASK")) return askUserQuestionCall([DEFAULT_QUESTION], { text: "A question first." });
   return reply.text("Done.");
 }
@@ -179,6 +193,65 @@ describe("answer links from notifications", () => {
     const again = await phone.tap(action(told, "Green").url);
     expect(again.status).toBe(409);
     expect(again.html).toContain("<strong>Blue</strong> by link:Blue");
+  }, 120_000);
+
+  it("the answer page of a question with several parts after a SIGKILL: GET changes nothing, the POST answers in the same turn, once, with no second push", async () => {
+    const { phone, daemon, args } = await phoneAndDaemon(["--restore-ask-user-question"]);
+    const asked = await askQuestion(daemon, "PARTS: colour and parts");
+    const told = await phone.until(waitingFor(asked.callId), "question_waiting");
+    expect(told.actions?.map((a) => [a.label, a.method])).toEqual([["Answer", "GET"]]);
+    const page = action(told, "Answer").url;
+    // Killed once the outbox says it was delivered (a kill before that line is written sends it again).
+    await expect.poll(() => readFileSync(outboxPath(world.env.qwenHome), "utf8")).toContain('"delivered"');
+    await asked.events.close();
+    await daemon.kill9();
+
+    // A new daemon on the same storage; nobody loads the session. The page shows the whole question from
+    // the saved history, and opening it (a link preview, a reload) writes nothing.
+    const second = await world.env.startDaemon(args);
+    phone.target = second.url;
+    const transcriptLines = () =>
+      readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId).length;
+    const before = transcriptLines();
+    for (let i = 0; i < 2; i++) {
+      const shown = await phone.tap(page, "GET");
+      expect(shown.status, shown.html).toBe(200);
+      expect(shown.html).toContain("Which color should the button be?");
+      expect(shown.html).toContain("Which parts should change?");
+      expect(shown.html).toContain('name="q1" value="Shadow"');
+    }
+    expect(transcriptLines()).toBe(before);
+    expect(toolResults()).toEqual([]);
+
+    // The form as a browser posts it: the tap loads the session, the restore asks again, the answer settles it.
+    const form = "q0=Green&q1=Border&q1=Shadow&q1_other=rounder+corners&do=submit";
+    const sent = await phone.tap(page, "POST", form);
+    expect(sent.status, sent.html).toBe(200);
+    expect(sent.html).toContain("was recorded");
+    const expected = answeredText([
+      ["Color", "Green"],
+      ["Parts", "Border, Shadow, rounder corners"],
+    ]);
+    await expect.poll(toolResults, { timeout: 30_000 }).toEqual([expected]);
+    await expect
+      .poll(
+        () =>
+          readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId)
+            .filter((r) => r.type !== "system")
+            .at(-1)?.message?.parts,
+        { timeout: 30_000 },
+      )
+      .toEqual([{ text: `Noted: ${expected}` }]);
+    const transcript = readTranscript(world.env.qwenHome, world.env.workspace, asked.sessionId);
+    expect(transcript.filter((r) => r.type === "user")).toHaveLength(1);
+
+    // The page again, and a second post: already answered, with the first answer; nothing more reaches the model.
+    const again = await phone.tap(page, "POST", "q0=Blue&do=submit");
+    expect(again.status).toBe(409);
+    expect(again.html).toContain("Green; Border, Shadow, rounder corners");
+    expect((await phone.tap(page, "GET")).html).toContain("This was already answered");
+    expect(toolResults()).toHaveLength(1);
+
   }, 120_000);
 
   it("an approval tapped Allow once (twice at once) runs exactly once", async () => {
