@@ -251,7 +251,6 @@ describe("answer links from notifications", () => {
     expect(again.html).toContain("Green; Border, Shadow, rounder corners");
     expect((await phone.tap(page, "GET")).html).toContain("This was already answered");
     expect(toolResults()).toHaveLength(1);
-
   }, 120_000);
 
   it("an approval tapped Allow once (twice at once) runs exactly once", async () => {
