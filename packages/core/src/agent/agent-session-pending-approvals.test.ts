@@ -34,6 +34,7 @@ function countingShell(during?: () => Promise<void>): Tool & { runs: number } {
     description: "test shell",
     parameters: { type: "object", properties: {} },
     confirmation: "exec" as const,
+    restoreClass: "exec" as const,
     validate: () => undefined,
     describe: () => ({ title: "Run", uiKind: "execute" as const }),
     execute: async () => {

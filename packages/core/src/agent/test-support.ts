@@ -48,6 +48,8 @@ export function recordingTool(
     description: `Test tool ${name}`,
     parameters: { type: "object", properties: {} },
     confirmation,
+    // A test tool waits for what it is confirmed as (every ConfirmationKind is a restore class).
+    restoreClass: confirmation,
     validate: () => undefined,
     describe: () => ({ title: `Run ${name}`, uiKind: "other" }),
     execute: async (args) => {

@@ -15,8 +15,7 @@
 import type { Content, FunctionCall, Part } from "../content.js";
 import type { PendingOnDiskKind } from "../protocol/sessions.js";
 import { parseAskUserQuestionParams } from "../tools/ask-user-question-params.js";
-import { ASK_USER_QUESTION_TOOL_NAME } from "../tools/ask-user-question-result.js";
-import { BuiltinToolName } from "../tools/tool-names.js";
+import { restoreClassOfToolName } from "../tools/restore-class.js";
 import { TOOL_STARTED_SUBTYPE, ToolStartedData, type TranscriptRecord } from "../transcript/records.js";
 
 /**
@@ -26,25 +25,14 @@ import { TOOL_STARTED_SUBTYPE, ToolStartedData, type TranscriptRecord } from "..
 export type PendingInteractionKind = PendingOnDiskKind;
 export type PendingApprovalKind = Exclude<PendingInteractionKind, "user_question">;
 
-/** Names MCP tools get in front of the model (mcp/tool-name.ts). */
-const MCP_TOOL_PREFIX = "mcp__";
-
 /**
- * The kind of interaction a call of tool `name` needs, from its name alone (the daemon lists sessions without
- * any tool registry): undefined for tools that need none (read-only ones) and for names we do not know.
+ * The kind of interaction a call of tool `name` needs: the restore class its tool declares (tools/restore-class.ts,
+ * read off the name since the daemon lists sessions without any tool registry); undefined for tools that need
+ * none (read-only ones) and for names no tool here has.
  */
 export function pendingInteractionKindOf(name: string): PendingInteractionKind | undefined {
-  switch (name) {
-    case ASK_USER_QUESTION_TOOL_NAME:
-      return "user_question";
-    case BuiltinToolName.runShellCommand:
-      return "exec";
-    case BuiltinToolName.edit:
-    case BuiltinToolName.writeFile:
-      return "edit";
-    default:
-      return name.startsWith(MCP_TOOL_PREFIX) && name.length > MCP_TOOL_PREFIX.length ? "mcp" : undefined;
-  }
+  const restoreClass = restoreClassOfToolName(name);
+  return restoreClass === "none" ? undefined : restoreClass;
 }
 
 export type PendingCallDecision = "re_ask" | "closed_as_started";

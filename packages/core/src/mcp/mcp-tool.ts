@@ -1,8 +1,11 @@
 // A remote MCP tool behind our Tool contract: namespaced name, `exec` confirmation (it runs code we do not
 // control), the server's own JSON Schema, results flattened to text.
-import type { Tool } from "../tools/tool.js";
+import type { Tool, ToolRestoreClass } from "../tools/tool.js";
 import { flattenCallResult } from "./call-result.js";
 import type { McpConnection, RemoteTool } from "./connection.js";
+
+/** Every MCP tool waits for an approval of its own kind ("mcp"); a load reads it off the name (isMcpToolName). */
+export const MCP_TOOL_RESTORE_CLASS = "mcp" satisfies ToolRestoreClass;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -16,6 +19,7 @@ export function createMcpTool(connection: McpConnection, remote: RemoteTool, exp
     // Providers insist on an object schema; a server that declares none still takes named arguments.
     parameters: { type: "object", ...remote.inputSchema },
     confirmation: "exec",
+    restoreClass: MCP_TOOL_RESTORE_CLASS,
     validate(args) {
       const missing = required.filter((key) => !(key in args));
       return missing.length === 0

@@ -10,9 +10,16 @@ function shortHash(s: string): string {
   return createHash("sha256").update(s).digest("hex").slice(0, 8);
 }
 
+const MCP_TOOL_PREFIX = "mcp__";
+
+/** Whether `name` is one mcpToolName (or uniqueToolName after it) makes: only MCP tools carry the prefix. */
+export function isMcpToolName(name: string): boolean {
+  return name.startsWith(MCP_TOOL_PREFIX) && name.length > MCP_TOOL_PREFIX.length;
+}
+
 /** Too-long names keep a readable prefix and end in a hash of the full name, so they stay distinct. */
 export function mcpToolName(server: string, tool: string): string {
-  const full = `mcp__${sanitize(server)}__${sanitize(tool)}`;
+  const full = `${MCP_TOOL_PREFIX}${sanitize(server)}__${sanitize(tool)}`;
   if (full.length <= MAX_TOOL_NAME_LENGTH) return full;
   const suffix = `_${shortHash(`${server}\0${tool}`)}`;
   return full.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length) + suffix;

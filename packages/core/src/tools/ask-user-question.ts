@@ -32,6 +32,7 @@ export function createAskUserQuestionTool(): Tool {
     description: ASK_USER_QUESTION_DESCRIPTION,
     parameters: ASK_USER_QUESTION_PARAMETERS_JSON_SCHEMA,
     confirmation: "user_question",
+    restoreClass: "user_question",
     validate: validateAskUserQuestionParams,
     describe(args: Record<string, unknown>): ToolCallDescription {
       // describe may see unvalidated args (e.g. a replayed call); count what is there rather than throw.

@@ -102,6 +102,7 @@ export function createEditTool(fs: ToolFileSystem = localFileSystem): Tool {
       return params.jsonSchema;
     },
     confirmation: "edit",
+    restoreClass: "edit",
     validate: params.validate,
     describe(args, ctx) {
       const target = previewPath(args.file_path, ctx);

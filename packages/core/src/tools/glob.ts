@@ -46,6 +46,7 @@ export const globTool: Tool = {
     return params.jsonSchema;
   },
   confirmation: "none",
+  restoreClass: "none",
   validate: params.validate,
   describe(args, ctx) {
     const where = previewPath(args.path ?? ".", ctx);

@@ -82,6 +82,7 @@ export const grepTool: Tool = {
     return params.jsonSchema;
   },
   confirmation: "none",
+  restoreClass: "none",
   validate: params.validate,
   describe(args, ctx) {
     const where = previewPath(args.path ?? ".", ctx);

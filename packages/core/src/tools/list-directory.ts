@@ -27,6 +27,7 @@ export const listDirectoryTool: Tool = {
     return params.jsonSchema;
   },
   confirmation: "none",
+  restoreClass: "none",
   validate: params.validate,
   describe(args, ctx) {
     const target = previewPath(args.path, ctx);

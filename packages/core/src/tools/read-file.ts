@@ -90,6 +90,7 @@ export function createReadFileTool(fs: ToolFileSystem = localFileSystem): Tool {
       return params.jsonSchema;
     },
     confirmation: "none",
+    restoreClass: "none",
     validate: params.validate,
     describe(args, ctx) {
       const target = previewPath(args.file_path ?? args.absolute_path, ctx);

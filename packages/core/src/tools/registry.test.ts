@@ -7,6 +7,7 @@ const fakeQuestionTool: Tool = {
   description: "asks",
   parameters: { type: "object" },
   confirmation: "user_question",
+  restoreClass: "user_question",
   validate: () => undefined,
   describe: () => ({ title: "Ask", uiKind: "think" }),
   execute: async () => ({ output: "answered" }),

@@ -80,6 +80,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       return params.jsonSchema;
     },
     confirmation: "exec",
+    restoreClass: "exec",
     validate: params.validate,
     describe(args) {
       const command = String(args.command ?? "");

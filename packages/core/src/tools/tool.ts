@@ -1,7 +1,17 @@
 // The tool contract shared by built-in tools, MCP tools and the turn loop.
+import type { PendingOnDiskKind } from "../protocol/sessions.js";
 
 /** Which confirmation a call needs before it runs; approval modes map these to ask / allow / deny. */
 export type ConfirmationKind = "none" | "edit" | "exec" | "user_question";
+
+/**
+ * What a call of the tool waits for when a crash leaves it without a result, and so how a load treats it
+ * (docs/restore.md): a question, or an approval of a command, an edit or an MCP tool, is asked again by the
+ * restore kind that covers it (the `covers` of protocol/restore-kinds.ts); "none" waits for nobody, so a batch
+ * cut off in such a call is repaired, never restored. Every tool declares one, so a new tool cannot fall
+ * through a restore unnoticed.
+ */
+export type ToolRestoreClass = PendingOnDiskKind | "none";
 
 export type ApprovalMode = "default" | "auto-edit" | "yolo" | "plan";
 
@@ -46,6 +56,7 @@ export interface Tool {
   /** JSON Schema of the arguments, sent to the model. */
   readonly parameters: Record<string, unknown>;
   readonly confirmation: ConfirmationKind;
+  readonly restoreClass: ToolRestoreClass;
   /** The exact validation error text for bad args, or undefined when they are fine. */
   validate(args: Record<string, unknown>): string | undefined;
   /**

@@ -43,6 +43,7 @@ export function createWriteFileTool(fs: ToolFileSystem = localFileSystem): Tool 
       return params.jsonSchema;
     },
     confirmation: "edit",
+    restoreClass: "edit",
     validate: params.validate,
     describe(args, ctx) {
       const target = previewPath(args.file_path, ctx);
