@@ -28,6 +28,7 @@ import {
   TranscriptNotFoundError,
   type TranscriptRecord,
 } from "@qwen-daemon/core";
+import { RESTORE_KIND_NAMES } from "@qwen-daemon/core/protocol";
 import type { Logger } from "./logger.js";
 import { toMcpServerConfigs } from "./mcp-servers.js";
 import type { AcpChildOptions } from "./options.js";
@@ -79,6 +80,10 @@ export function createCoreRuntime({
       approvalMode: args.approvalMode,
       experimentalLsp: options.experimentalLsp,
     });
+    // A load the daemon will not restore (its suppress keys): this session's Config stops preserving those
+    // calls, so the load repairs them in step with the replay that finalizes them.
+    for (const kind of RESTORE_KIND_NAMES)
+      if (load?.suppress[kind]) config.suppressRestorablePreservation(kind);
     const tools = new ToolRegistry(sessionTools(args.backends));
     const model = new SessionModel(catalog, args.model);
     const mcp = await connectMcp(args, tools, log);
@@ -98,8 +103,6 @@ export function createCoreRuntime({
       agent = load
         ? await AgentSession.load({
             ...sessionOptions,
-            suppressRestore: load.suppressRestore,
-            ...(load.suppressApprovalRestore === true ? { suppressApprovalRestore: true } : {}),
             ...(load.givenAnswers ? { givenAnswers: load.givenAnswers } : {}),
           })
         : await AgentSession.create(sessionOptions);
@@ -126,12 +129,7 @@ export function createCoreRuntime({
     storage,
     models: catalog,
     createSession: (args) => open(args),
-    loadSession: (args) =>
-      open(args, {
-        suppressRestore: args.suppressRestore,
-        givenAnswers: args.givenAnswers,
-        ...(args.suppressApprovalRestore === true ? { suppressApprovalRestore: true } : {}),
-      }),
+    loadSession: (args) => open(args, { suppress: args.suppress, givenAnswers: args.givenAnswers }),
     sessionExists: (cwd, sessionId) => SessionTranscript.exists({ storage, cwd, sessionId }),
     async readRecords(cwd, sessionId): Promise<TranscriptRecord[] | undefined> {
       try {

@@ -13,6 +13,7 @@ import {
   type Meta,
   RESTORE_ASK_USER_QUESTION_META_KEY,
   RESTORE_PENDING_APPROVALS_META_KEY,
+  type RestoreKindName,
 } from "@qwen-daemon/core/protocol";
 
 export interface RestoreInputs {
@@ -35,10 +36,7 @@ export function replaySkipIds(
 }
 
 /** What a load/resume request says the daemon will refuse: the question restore, the approvals restore. */
-export interface Suppress {
-  question: boolean;
-  approvals: boolean;
-}
+export type Suppress = Record<RestoreKindName, boolean>;
 
 /**
  * Dangling calls replay must leave in progress for an approvals restore (`--restore-pending-approvals`): the

@@ -17,6 +17,7 @@ import type {
   ToolFileSystem,
   TranscriptRecord,
 } from "@qwen-daemon/core";
+import type { Suppress } from "./restore.js";
 
 export interface SessionHooks {
   onEvent: (event: AgentEvent) => void;
@@ -43,9 +44,12 @@ export interface OpenSessionArgs {
 }
 
 export interface LoadArgs {
-  suppressRestore: boolean;
-  /** The same for a batch of pending approvals (`qwen.daemon.suppressRestorePendingApprovals`). */
-  suppressApprovalRestore?: boolean;
+  /**
+   * The restores the load/resume request's suppress keys refuse (nobody to ask, a fork), per restore kind: the
+   * session's Config turns their preservation off, so the history is fully repaired (docs/restore.md "How a
+   * restore runs", step 1).
+   */
+  suppress: Suppress;
   givenAnswers?: ReadonlyMap<string, GivenAnswer> | undefined;
 }
 
@@ -66,7 +70,7 @@ export interface AgentRuntime {
   readonly models: { readonly defaultId: string; readonly entries: readonly ModelEntry[] };
   createSession(args: OpenSessionArgs): Promise<RuntimeSession>;
   /**
-   * `suppressRestore`: fully repair the history even when the restore switch is on (docs/restore.md "How a restore runs", step 1).
+   * `suppress`: fully repair the history of those kinds even when their switch is on (LoadArgs).
    * `givenAnswers`: answers the daemon journaled for the trailing batch (AgentSessionLoadOptions).
    */
   loadSession(args: OpenSessionArgs & LoadArgs): Promise<RuntimeSession>;

@@ -26,6 +26,23 @@ describe("Config", () => {
     expect(config.getPreserveRestorableAskUserQuestion()).toBe(false);
   });
 
+  it("each restore kind's preserve flag follows its own switch and is suppressed alone", () => {
+    const config = new Config({ restoreAskUserQuestion: true, restorePendingApprovals: true });
+    expect([config.getPreserveRestorable("question"), config.getPreserveRestorable("approvals")]).toEqual([
+      true,
+      true,
+    ]);
+    config.suppressRestorablePreservation("approvals");
+    expect([config.getPreserveRestorable("question"), config.getPreserveRestorable("approvals")]).toEqual([
+      true,
+      false,
+    ]);
+    expect(config.getRestorePendingApprovals()).toBe(true);
+    config.suppressRestorableAskUserQuestionPreservation();
+    expect(config.getPreserveRestorable("question")).toBe(false);
+    expect(new Config({ restorePendingApprovals: true }).getPreserveRestorable("question")).toBe(false);
+  });
+
   it("suppression with restore off keeps both off", () => {
     const config = new Config({ restoreAskUserQuestion: false });
     config.suppressRestorableAskUserQuestionPreservation();

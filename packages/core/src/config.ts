@@ -1,5 +1,6 @@
 // Per-process agent configuration. Built once from command-line flags by the entry point and handed to
 // the code that needs it (never read from a global).
+import type { RestoreKindName } from "./protocol/restore-kinds.js";
 import type { ApprovalMode } from "./tools/tool.js";
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ["default", "auto-edit", "yolo", "plan"];
@@ -21,15 +22,16 @@ export interface ConfigOptions {
 export class Config {
   readonly #restoreAskUserQuestion: boolean;
   readonly #restorePendingApprovals: boolean;
-  #preserveRestorableAskUserQuestion: boolean;
+  /** Per restore kind: whether a load leaves its restorable calls open; follows the switch until suppressed. */
+  readonly #preserve: Record<RestoreKindName, boolean>;
   #approvalMode: ApprovalMode;
   readonly #experimentalLsp: boolean;
 
   constructor(options: ConfigOptions = {}) {
     // `=== true`: only an explicit true switches restore on (fail-closed for untyped callers).
     this.#restoreAskUserQuestion = options.restoreAskUserQuestion === true;
-    this.#preserveRestorableAskUserQuestion = this.#restoreAskUserQuestion;
     this.#restorePendingApprovals = options.restorePendingApprovals === true;
+    this.#preserve = { question: this.#restoreAskUserQuestion, approvals: this.#restorePendingApprovals };
     this.#approvalMode = checkedApprovalMode(options.approvalMode ?? "default");
     this.#experimentalLsp = options.experimentalLsp === true;
   }
@@ -44,7 +46,7 @@ export class Config {
 
   /** Whether startChat's orphan repair spares the restorable ids; follows restore until suppressed. */
   getPreserveRestorableAskUserQuestion(): boolean {
-    return this.#preserveRestorableAskUserQuestion;
+    return this.getPreserveRestorable("question");
   }
 
   /**
@@ -52,7 +54,24 @@ export class Config {
    * repaired in step with the replay, which finalizes the question as failed. Restore itself stays on.
    */
   suppressRestorableAskUserQuestionPreservation(): void {
-    this.#preserveRestorableAskUserQuestion = false;
+    this.suppressRestorablePreservation("question");
+  }
+
+  /**
+   * Whether a load leaves the calls restore kind `kind` would ask again open (unrepaired) for that restore:
+   * the kind's switch, until {@link suppressRestorablePreservation} turns it off.
+   */
+  getPreserveRestorable(kind: RestoreKindName): boolean {
+    return this.#preserve[kind];
+  }
+
+  /**
+   * The host will not restore `kind` on this session's load (nobody to ask, a fork): the load then repairs
+   * those calls and closes their prompts as it would with the switch off, while the switch itself (and so
+   * what the session records, such as tool starts) stays on. For good: a Config serves one session.
+   */
+  suppressRestorablePreservation(kind: RestoreKindName): void {
+    this.#preserve[kind] = false;
   }
 
   get approvalMode(): ApprovalMode {

@@ -19,7 +19,7 @@ import {
   track,
   workspace,
 } from "./agent-session-fixtures.js";
-import { COLOR_ANSWER_TEXT, crashedHomeOf } from "./test-support.js";
+import { COLOR_ANSWER_TEXT, crashedHomeOf, suppressed } from "./test-support.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -96,11 +96,9 @@ describe("AgentSession: an answered question the model never saw", () => {
     expect(s.requests.length).toBe(before);
   });
 
-  it("nobody there (suppressRestore): the prompt is closed as lost and the answer waits for the next prompt", async () => {
+  it("nobody there (preservation suppressed): the prompt is closed as lost and the answer waits for the next prompt", async () => {
     const { server: s, crashed } = await crashAfterAnswerWritten();
-    const session = await track(
-      AgentSession.load({ ...options(crashed, s, { restore: true }), suppressRestore: true }),
-    );
+    const session = await track(AgentSession.load(suppressed(options(crashed, s, { restore: true }))));
     expect(await session.openPrompts()).toEqual([]);
     expect(await ledgerOf(crashed)).toMatchObject([
       { promptId: "p1", state: "in_flight" },

@@ -26,6 +26,7 @@ import {
   crashedHomeOf,
   providerFor,
   recordingTool,
+  suppressed,
   type TempWorkspace,
   tempWorkspace,
 } from "./test-support.js";
@@ -160,7 +161,7 @@ describe("AgentSession.load with given answers", () => {
       ["call_q2", { outcome: "rejected" } as GivenAnswer],
     ]);
     const session = await open(
-      AgentSession.load(options(crashed, server!, { suppressRestore: true, givenAnswers: both })),
+      AgentSession.load(suppressed(options(crashed, server!, { givenAnswers: both }))),
     );
     await nextPrompt(session);
     expect(toolResultsSent()).toEqual({
@@ -173,9 +174,7 @@ describe("AgentSession.load with given answers", () => {
     const crashed = await crashWhileAsking(BATCH);
     const before = (await records(crashed)).length;
     const session = await open(
-      AgentSession.load(
-        options(crashed, server!, { suppressRestore: true, givenAnswers: new Map([["call_q", BLUE]]) }),
-      ),
+      AgentSession.load(suppressed(options(crashed, server!, { givenAnswers: new Map([["call_q", BLUE]]) }))),
     );
     await session.close();
     expect(await records(crashed)).toHaveLength(before);
@@ -186,9 +185,7 @@ describe("AgentSession.load with given answers", () => {
   it("a plain prompt after such a load closes the batch with the answers given, on disk and for the model", async () => {
     const crashed = await crashWhileAsking(BATCH);
     const session = await open(
-      AgentSession.load(
-        options(crashed, server!, { suppressRestore: true, givenAnswers: new Map([["call_q", BLUE]]) }),
-      ),
+      AgentSession.load(suppressed(options(crashed, server!, { givenAnswers: new Map([["call_q", BLUE]]) }))),
     );
     await nextPrompt(session);
     expect(toolResultsSent()).toEqual({ call_q: COLOR_ANSWER_TEXT, call_q2: ORPHAN_TOOL_RESULT_TEXT });

@@ -27,7 +27,7 @@ import {
   track,
   workspace,
 } from "./agent-session-fixtures.js";
-import { COLOR_ANSWER_TEXT } from "./test-support.js";
+import { COLOR_ANSWER_TEXT, suppressed } from "./test-support.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -179,11 +179,9 @@ describe("AgentSession.load after a crash while a question was asked", () => {
     ]);
   });
 
-  it("suppressRestore repairs in step with a finalizing replay", async () => {
+  it("a suppressed preservation repairs in step with a finalizing replay", async () => {
     const { server, crashed } = await crashWhileAsking();
-    const session = await track(
-      AgentSession.load({ ...options(crashed, server, { restore: true }), suppressRestore: true }),
-    );
+    const session = await track(AgentSession.load(suppressed(options(crashed, server, { restore: true }))));
     expect(session.restorableQuestion()).toBeUndefined();
     expect(session.chat.peekLastHistoryEntry()?.parts[0]?.functionResponse?.response).toEqual({
       error: ORPHAN_TOOL_RESULT_TEXT,

@@ -37,20 +37,18 @@ export interface AgentSessionOptions {
   version?: string;
 }
 
+/**
+ * A host that will not restore on this load (no client attached, a fork) says so on the session's Config
+ * (`suppressRestorableAskUserQuestionPreservation()`, `suppressRestorablePreservation(kind)`) before the load:
+ * the history is then fully repaired, in step with a replay that finalizes those calls as failed.
+ */
 export interface AgentSessionLoadOptions extends AgentSessionOptions {
-  /**
-   * The host will not re-hang a question on this load (no client attached, fork restore): the history is
-   * then fully repaired, in step with a replay that finalizes the question as failed.
-   */
-  suppressRestore?: boolean;
   /**
    * Answers the host already holds for questions of the trailing batch (acknowledged before a crash), by
    * call id. With the restore switch on, a batch that will not be re-asked is closed with them on load
    * (see answered-batch.ts), so an acknowledged answer reaches the model whatever the batch held.
    */
   givenAnswers?: ReadonlyMap<string, GivenAnswer>;
-  /** Like suppressRestore, for a batch of pending approvals (`--restore-pending-approvals`). */
-  suppressApprovalRestore?: boolean;
 }
 
 export interface AgentPromptOptions {

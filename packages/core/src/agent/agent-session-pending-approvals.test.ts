@@ -14,7 +14,7 @@ import type { Tool } from "../tools/tool.js";
 import { readTranscript } from "../transcript/reader.js";
 import { AgentSession, type AgentSessionLoadOptions } from "./agent-session.js";
 import type { ConfirmationHandler } from "./contract.js";
-import { crashedHomeOf, providerFor, type TempWorkspace, tempWorkspace } from "./test-support.js";
+import { crashedHomeOf, providerFor, suppressed, type TempWorkspace, tempWorkspace } from "./test-support.js";
 
 const SESSION = "session-1";
 const RUN = reply.toolCalls([{ name: "run_shell_command", args: { command: "echo x" }, id: "call_run" }]);
@@ -253,11 +253,9 @@ describe("load and restore after a crash", () => {
 
   it("a suppressed load (nobody to ask) leaves the call open on disk for a later load", async () => {
     const { server, crashed } = await crashWhileApprovalWaits();
-    const suppressed = await open(
-      AgentSession.load(options(crashed, server, { suppressApprovalRestore: true })),
-    );
-    expect(suppressed.restorableApprovals()).toBeUndefined();
-    await suppressed.close();
+    const nobodyThere = await open(AgentSession.load(suppressed(options(crashed, server), "approvals")));
+    expect(nobodyThere.restorableApprovals()).toBeUndefined();
+    await nobodyThere.close();
     await expectAskedAgainByALaterLoad(crashed, server);
   });
 });

@@ -101,16 +101,14 @@ export class AgentSession {
 
   /**
    * Reads the transcript (TranscriptNotFoundError when there is none) and starts the chat. With the restore
-   * switch on (and no suppressRestore), a trailing restorable question is left dangling for restoreQuestion();
+   * switch on (and its preservation not suppressed on the Config), a trailing restorable question is left dangling for restoreQuestion();
    * every other dangling call is repaired. When nothing will be restored, prompts the ledger still has in
    * flight (their process died) are closed as interrupted / daemon_lost.
    */
   static async load(opts: AgentSessionLoadOptions): Promise<AgentSession> {
     const { records } = await readSessionTranscript(opts);
     let history = historyFromRecords(records);
-    const preserve =
-      opts.suppressRestore !== true &&
-      (opts.config.getRestoreAskUserQuestion() || opts.config.getPreserveRestorableAskUserQuestion());
+    const preserve = opts.config.getPreserveRestorableAskUserQuestion();
     const restorableIds = restorableAskUserQuestionCallIds(history.at(-1));
     const transcript = await SessionTranscript.open(transcriptOptionsOf(opts));
     // Pending approvals: calls that had started are closed now (never run again); the others wait for a restore.
@@ -126,9 +124,9 @@ export class AgentSession {
         : undefined;
     const preserveCallIds =
       approvalIds !== undefined
-        ? opts.suppressApprovalRestore === true
-          ? undefined
-          : approvalIds
+        ? opts.config.getPreserveRestorable("approvals")
+          ? approvalIds
+          : undefined
         : preserve
           ? restorableIds
           : undefined;
@@ -155,11 +153,9 @@ export class AgentSession {
     const ledger = PromptLedger.forSession(opts, ledgerOptionsOf(opts));
     const session = new AgentSession(opts, { chat, transcript, ledger, records }, true, heldAnswers);
     // A turn whose answers the model never saw goes on in a restore prompt, which closes these prompts as
-    // restored by it; the host's suppress flags say nobody is there for it now.
+    // restored by it; a suppressed preservation says nobody is there for it now.
     const continued = session.answeredTail();
-    const continues =
-      (continued === "question" && opts.suppressRestore !== true) ||
-      (continued === "approvals" && opts.suppressApprovalRestore !== true);
+    const continues = continued !== undefined && opts.config.getPreserveRestorable(continued);
     if (!session.restorableQuestion() && !session.restorableApprovals() && !continues)
       await session.closeInterruptedPrompts();
     return session;

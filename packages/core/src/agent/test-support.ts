@@ -2,7 +2,9 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Config } from "../config.js";
 import { OpenAICompatibleProvider } from "../model/openai-provider.js";
+import type { RestoreKindName } from "../protocol/restore-kinds.js";
 import { chatsDir } from "../storage/jsonl/paths.js";
 import type { FakeOpenAIServer } from "../testing/index.js";
 import type { ConfirmationKind, Tool } from "../tools/tool.js";
@@ -57,6 +59,16 @@ export function recordingTool(
       return { output };
     },
   };
+}
+
+/**
+ * `opts` for a load the host will not restore `kind` on (nobody to ask, a fork): the way a host says so, on the
+ * session's own Config, as the agent does for a request's suppress key.
+ */
+export function suppressed<T extends { config: Config }>(opts: T, kind: RestoreKindName = "question"): T {
+  if (kind === "question") opts.config.suppressRestorableAskUserQuestionPreservation();
+  else opts.config.suppressRestorablePreservation(kind);
+  return opts;
 }
 
 export function eventLog(): { events: AgentEvent[]; onEvent: (e: AgentEvent) => void } {

@@ -58,6 +58,9 @@ export type RestoreSwitchName = (typeof RestoreKinds)[RestoreKindName]["switch"]
 /** Every restore switch, as one record (how the switches travel between the cli, daemon and agent). */
 export type RestoreSwitches = Record<RestoreSwitchName, boolean>;
 
+/** The kinds' names, in the table's order. */
+export const RESTORE_KIND_NAMES = Object.keys(RestoreKinds) as readonly RestoreKindName[];
+
 /** The rows in their order (the order the daemon passes the flags on in). */
 export const RESTORE_KINDS: readonly (typeof RestoreKinds)[RestoreKindName][] = Object.values(RestoreKinds);
 
