@@ -1,8 +1,9 @@
 // A standard ACP client that advertises form elicitation, over real stdio to the built `qwen --acp`, with the
 // fake model over HTTP: questions arrive as `elicitation/create` forms; accept, multi-select, "other",
 // decline and cancel give the model exactly the texts of the permission path; after a SIGKILL a fresh agent
-// process loads the session and the restore prompt asks the same question again as a form. A client without
-// the capability still gets `session/request_permission` with `answers`.
+// process loads the session and the restore prompt asks the same question again as a form. Without the
+// capability: the daemon (it advertises `qwen.daemon.questionAnswers`) still gets `session/request_permission`
+// with Submit/Cancel and answers beside it; any other client picks among the question's own options.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { OpenAIChatRequest } from "@qwen-daemon/core";
@@ -236,9 +237,12 @@ describe("a client that advertises elicitation.form", () => {
 });
 
 describe("a client without the capability", () => {
-  it("gets session/request_permission with the questions, and answers beside the outcome, as today", async () => {
+  it("the daemon (questionAnswers) gets Submit/Cancel with the questions, and answers beside the outcome", async () => {
     world = new AcpAgentWorld(server.url);
-    const agent = await world.spawn({ restore: false, clientCapabilities: { elicitation: { url: {} } } });
+    const agent = await world.spawn({
+      restore: false,
+      clientCapabilities: { elicitation: { url: {} }, _meta: { "qwen.daemon.questionAnswers": true } },
+    });
     const sessionId = await newSession(agent);
     const prompt = agent.agent.request("session/prompt", { sessionId, prompt: text("ask approach") });
     const permission = await agent.nextPermission();
@@ -248,6 +252,24 @@ describe("a client without the capability", () => {
     });
     expect(agent.elicitations).toEqual([]);
     permission.respond({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "B" } });
+    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(lastToolResults()).toEqual([`${ANSWERS}**Approach**: B`]);
+  });
+
+  it("any other client picks one of the question's options, and the model gets the same text", async () => {
+    world = new AcpAgentWorld(server.url);
+    const agent = await world.spawn({ restore: false, clientCapabilities: { elicitation: { url: {} } } });
+    const sessionId = await newSession(agent);
+    const prompt = agent.agent.request("session/prompt", { sessionId, prompt: text("ask approach") });
+    const permission = await agent.nextPermission();
+    expect(permission.params.options.map((o) => [o.name, o.kind])).toEqual([
+      ["A", "allow_once"],
+      ["B", "allow_once"],
+      ["Decline", "reject_once"],
+    ]);
+    permission.respond({
+      outcome: { outcome: "selected", optionId: permission.params.options[1]?.optionId },
+    });
     expect(await prompt).toEqual({ stopReason: "end_turn" });
     expect(lastToolResults()).toEqual([`${ANSWERS}**Approach**: B`]);
   });

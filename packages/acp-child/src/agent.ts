@@ -80,7 +80,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
         throw RequestError.invalidParams(undefined, INVALID_PARENT_CAPABILITY_TEXT);
       if (admission.guardReady)
         log.info("external tool guard acknowledged: shell tools are cleared with the daemon");
-      const services = clientServicesOf(params.clientCapabilities);
+      const services = clientServicesOf(params.clientCapabilities, parentGate.trustedParent);
       sessions.useServices(services);
       log.info(`client services: ${JSON.stringify(services)}`);
       return {

@@ -25,7 +25,29 @@ describe("clientServicesOf", () => {
         terminal: true,
         elicitation: { form: {} },
       }),
-    ).toEqual({ elicitationForm: true, readTextFile: true, writeTextFile: true, terminal: true });
+    ).toEqual({
+      ...NO_CLIENT_SERVICES,
+      elicitationForm: true,
+      readTextFile: true,
+      writeTextFile: true,
+      terminal: true,
+    });
     expect(clientServicesOf({ terminal: "yes" as never }).terminal).toBe(false);
+  });
+
+  it("reads the daemon's _meta keys as literal true, and a trusted parent (the reference daemon) as both", () => {
+    const daemon = { _meta: { "qwen.daemon.questionAnswers": true, "qwen.daemon.restorePrompt": true } };
+    expect(clientServicesOf(daemon)).toEqual({
+      ...NO_CLIENT_SERVICES,
+      questionAnswers: true,
+      restorePrompt: true,
+    });
+    expect(clientServicesOf({ _meta: { "qwen.daemon.questionAnswers": "yes" } }).questionAnswers).toBe(false);
+    expect(clientServicesOf({ fs: { readTextFile: false, writeTextFile: true } }, true)).toEqual({
+      ...NO_CLIENT_SERVICES,
+      writeTextFile: true,
+      questionAnswers: true,
+      restorePrompt: true,
+    });
   });
 });

@@ -1,9 +1,5 @@
 import { type AgentContext, CreateElicitationRequest } from "@agentclientprotocol/sdk";
-import {
-  type AskUserQuestionParams,
-  type ConfirmationRequest,
-  formatAskUserQuestionAnswers,
-} from "@qwen-daemon/core";
+import { formatAskUserQuestionAnswers } from "@qwen-daemon/core";
 import { RED_BLUE_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
 import {
@@ -13,32 +9,8 @@ import {
   ElicitationResponse,
   interpretElicitationResponse,
 } from "./elicitation.js";
+import { APPROACH, call, FEATURES, params, request } from "./testing/question-fixtures.js";
 
-const APPROACH = {
-  question: "Which approach?",
-  header: "Approach",
-  options: [
-    { label: "A", description: "the first" },
-    { label: "B", description: "the second" },
-  ],
-};
-const FEATURES = {
-  question: "Which features?",
-  header: "Features",
-  options: [
-    { label: "Auth", description: "log in" },
-    { label: "Search", description: "find things" },
-    { label: "Export", description: "csv" },
-  ],
-  multiSelect: true,
-};
-const params: AskUserQuestionParams = { questions: [APPROACH, FEATURES] };
-const call: ConfirmationRequest["call"] = { id: "call_7", name: "ask_user_question", args: params };
-const request: ConfirmationRequest = {
-  call,
-  kind: "user_question",
-  description: { title: "Ask user 2 questions", uiKind: "think" },
-};
 const response = (value: unknown) => ElicitationResponse.parse(value);
 const enumOption = (o: { label: string; description: string }) => ({
   const: o.label,

@@ -75,6 +75,14 @@ export class PrivateParentGate {
     this.#env = env;
   }
 
+  /**
+   * The client presented the token of the daemon that spawned this child (the reference daemon does): a
+   * qwen daemon, which answers questions with `answers` and sends restore prompts itself.
+   */
+  get trustedParent(): boolean {
+    return this.#state === "trusted";
+  }
+
   /** True once a trusted parent was told the guard is ready: shell tools must be cleared with it. */
   get guardActive(): boolean {
     return this.#state === "trusted" && this.#env.guardRequired;

@@ -19,6 +19,7 @@ import { askByElicitation } from "./elicitation.js";
 import { eventToUpdate } from "./events.js";
 import type { Logger } from "./logger.js";
 import { askClient, buildPermissionRequest } from "./permissions.js";
+import { askByChoices } from "./question-choices.js";
 import type { RuntimeSession, SessionHooks, ToolBackends } from "./runtime.js";
 
 export interface AcpSessionDeps {
@@ -233,9 +234,14 @@ export class AcpSession {
       connectionSignal: this.deps.connectionSignal,
       log: (message: string) => this.deps.log.warn(message),
     };
-    // A client with form elicitation gets questions as a form (restored ones too: they come through here).
-    if (request.kind === "user_question" && this.deps.services.elicitationForm)
-      return askByElicitation(this.deps.client, this.sessionId, request, options);
+    // Restored questions come through here too, so they are asked the same way. A client with form
+    // elicitation gets a form; the daemon gets Submit/Cancel and answers beside it; any other client picks
+    // among the question's own options, one permission request at a time.
+    if (request.kind === "user_question") {
+      const { services, client } = this.deps;
+      if (services.elicitationForm) return askByElicitation(client, this.sessionId, request, options);
+      if (!services.questionAnswers) return askByChoices(client, this.sessionId, request, options);
+    }
     return askClient(this.deps.client, buildPermissionRequest(this.sessionId, request), options);
   }
 }

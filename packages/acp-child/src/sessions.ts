@@ -230,6 +230,17 @@ export class AcpSessions {
       if (metaFlag(meta, CONTINUE_LAST_TURN_META_KEY)) {
         return (await session.agent.continueLastTurn({ promptId, signal })).stopReason ?? "end_turn";
       }
+      // A client that does not send restore prompts itself (any but the daemon): what its load left waiting
+      // is asked again first, under a prompt id of its own, and this prompt runs once that turn has ended.
+      const pending = this.services.restorePrompt ? undefined : this.pendingRestore(session);
+      if (pending) {
+        const restoreOptions = { promptId: this.newId(), signal };
+        const restored =
+          pending === "question"
+            ? await session.agent.restoreQuestion(restoreOptions)
+            : await session.agent.restorePendingApprovals(restoreOptions);
+        if (restored.stopReason === "cancelled") return "cancelled";
+      }
       return (await session.agent.prompt(promptToParts(params.prompt), { promptId, signal })).stopReason;
     });
   }
@@ -272,6 +283,20 @@ export class AcpSessions {
       restorableApprovals: () => session.agent.restorableApprovals() !== undefined,
       answeredTail: () => session.agent.answeredTail(),
     });
+  }
+
+  /** The restore a load of this session would hint now (its switch on), whoever the client is. */
+  private pendingRestore(session: AcpSession): "question" | "approvals" | undefined {
+    const hint = restoreHintMeta({
+      switches: this.deps.switches,
+      suppress: { question: false, approvals: false },
+      promptActive: false,
+      restorableQuestion: () => session.agent.restorableQuestion() !== undefined,
+      restorableApprovals: () => session.agent.restorableApprovals() !== undefined,
+      answeredTail: () => session.agent.answeredTail(),
+    });
+    if (metaFlag(hint, RESTORE_ASK_USER_QUESTION_META_KEY)) return "question";
+    return metaFlag(hint, RESTORE_PENDING_APPROVALS_META_KEY) ? "approvals" : undefined;
   }
 
   /** Either restore would refuse a generic continue: it would fail the calls a restore asks again. */

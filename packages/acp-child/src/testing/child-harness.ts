@@ -29,6 +29,18 @@ import {
   type WaitForTerminalExitResponse,
   type WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
+import {
+  QUESTION_ANSWERS_CAPABILITY_META_KEY,
+  RESTORE_PROMPT_CAPABILITY_META_KEY,
+} from "@qwen-daemon/core/protocol";
+
+/**
+ * What the daemon advertises (it answers questions with `answers`, sends restore prompts itself): the
+ * default client of these tests, which play the daemon's part.
+ */
+export const DAEMON_LIKE_CAPABILITIES: ClientCapabilities = {
+  _meta: { [QUESTION_ANSWERS_CAPABILITY_META_KEY]: true, [RESTORE_PROMPT_CAPABILITY_META_KEY]: true },
+};
 
 export type {
   ClientCapabilities,
@@ -113,7 +125,7 @@ export interface SpawnChildOptions {
   initializeMeta?: Record<string, unknown>;
   /** Handlers for child -> client extension requests, by method (others get -32601). */
   clientMethods?: Record<string, (params: Record<string, unknown>) => unknown>;
-  /** `clientCapabilities` of the initialize request (default `{}`). */
+  /** `clientCapabilities` of the initialize request (default {@link DAEMON_LIKE_CAPABILITIES}). */
   clientCapabilities?: ClientCapabilities;
   /** The client's files and terminal; advertise them in `clientCapabilities` too. */
   host?: ClientHost;
@@ -230,7 +242,7 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ChildHarne
   try {
     initialized = await connection.agent.request(methods.agent.initialize, {
       protocolVersion: 1,
-      clientCapabilities: options.clientCapabilities ?? {},
+      clientCapabilities: options.clientCapabilities ?? DAEMON_LIKE_CAPABILITIES,
       ...(options.initializeMeta ? { _meta: options.initializeMeta } : {}),
     });
   } catch (error) {
