@@ -14,6 +14,9 @@ type Output = {
 };
 
 let out: string;
+/** The files of core's tools and MCP folders the daemon may load: names, restore classes, the question's shape. */
+const toolContracts =
+  /core\/src\/(tools\/(tool-names|restore-class|ask-user-question-params|ask-user-question-result)|mcp\/tool-name)\.ts$/;
 let outputs: Map<string, Output>;
 /** The hot CommonJS bundles (dist/hot/*.cjs), one file each: what `qwen serve` and `qwen --acp` run. */
 let hot: Map<string, Output>;
@@ -126,10 +129,9 @@ describe("the qwen bundle", () => {
     expect(daemon.some((i) => i.includes("core/src/transcript/reader.ts"))).toBe(true);
     expect(daemon.some((i) => i.includes("daemon/src/server.ts"))).toBe(true);
     // The session list reads, from a transcript's tail, whether a question or approval waits there, with the
-    // restore scans' own rules: those need the tools' names and the question's parameter check (pure data).
-    // No tool implementation, registry, agent loop or MCP client comes with them.
-    const toolContracts =
-      /core\/src\/tools\/(tool-names|ask-user-question-params|ask-user-question-result)\.ts$/;
+    // restore scans' own rules: those need the tools' names and restore classes, the MCP tools' name rule and
+    // the question's parameter check (pure data). No tool implementation, registry, agent loop or MCP client
+    // comes with them.
     expect(daemon.filter((i) => /core\/src\/(agent|tools|mcp)\//.test(i) && !toolContracts.test(i))).toEqual(
       [],
     );
@@ -143,8 +145,6 @@ describe("the qwen bundle", () => {
     const daemon = hotInputs("hot/daemon-parts.cjs");
     expect(daemon.some((i) => i.includes("core/src/transcript/reader.ts"))).toBe(true);
     expect(daemon.some((i) => i.includes("daemon/src/server.ts"))).toBe(true);
-    const toolContracts =
-      /core\/src\/tools\/(tool-names|ask-user-question-params|ask-user-question-result)\.ts$/;
     expect(daemon.filter((i) => /core\/src\/(agent|tools|mcp)\//.test(i) && !toolContracts.test(i))).toEqual(
       [],
     );

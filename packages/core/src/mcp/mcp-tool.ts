@@ -1,11 +1,9 @@
 // A remote MCP tool behind our Tool contract: namespaced name, `exec` confirmation (it runs code we do not
 // control), the server's own JSON Schema, results flattened to text.
-import type { Tool, ToolRestoreClass } from "../tools/tool.js";
+import type { Tool } from "../tools/tool.js";
 import { flattenCallResult } from "./call-result.js";
 import type { McpConnection, RemoteTool } from "./connection.js";
-
-/** Every MCP tool waits for an approval of its own kind ("mcp"); a load reads it off the name (isMcpToolName). */
-export const MCP_TOOL_RESTORE_CLASS = "mcp" satisfies ToolRestoreClass;
+import { MCP_TOOL_RESTORE_CLASS } from "./tool-name.js";
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

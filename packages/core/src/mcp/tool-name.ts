@@ -1,6 +1,7 @@
 // Names MCP tools get in front of the model: `mcp__<server>__<tool>`, restricted to what every provider
 // accepts (letters, digits, `_`, `-`, at most 64 characters). Pure.
 import { createHash } from "node:crypto";
+import type { ToolRestoreClass } from "../tools/tool.js";
 
 export const MAX_TOOL_NAME_LENGTH = 64;
 
@@ -11,6 +12,9 @@ function shortHash(s: string): string {
 }
 
 const MCP_TOOL_PREFIX = "mcp__";
+
+/** Every MCP tool waits for an approval of its own kind ("mcp"); a load reads it off the name (isMcpToolName). */
+export const MCP_TOOL_RESTORE_CLASS = "mcp" satisfies ToolRestoreClass;
 
 /** Whether `name` is one mcpToolName (or uniqueToolName after it) makes: only MCP tools carry the prefix. */
 export function isMcpToolName(name: string): boolean {

@@ -11,6 +11,7 @@ import {
   askUserQuestionTitle,
 } from "./ask-user-question-result.js";
 import type { Tool, ToolCallDescription, ToolResult } from "./tool.js";
+import { BUILTIN_RESTORE_CLASS, BuiltinToolName } from "./tool-names.js";
 
 export const ASK_USER_QUESTION_DESCRIPTION = `Use this tool to ask the user questions while you work. It lets you:
 1. Gather the user's preferences or requirements
@@ -32,7 +33,7 @@ export function createAskUserQuestionTool(): Tool {
     description: ASK_USER_QUESTION_DESCRIPTION,
     parameters: ASK_USER_QUESTION_PARAMETERS_JSON_SCHEMA,
     confirmation: "user_question",
-    restoreClass: "user_question",
+    restoreClass: BUILTIN_RESTORE_CLASS[BuiltinToolName.askUserQuestion],
     validate: validateAskUserQuestionParams,
     describe(args: Record<string, unknown>): ToolCallDescription {
       // describe may see unvalidated args (e.g. a replayed call); count what is there rather than throw.

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { currentTextForPreview, previewPath } from "./call-preview.js";
 import { localFileSystem, type ToolFileSystem } from "./file-system.js";
 import type { Tool } from "./tool.js";
-import { BuiltinToolName } from "./tool-names.js";
+import { BUILTIN_RESTORE_CLASS, BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
 import { resolveWorkspacePath, type WorkspacePath } from "./workspace-path.js";
 
@@ -102,7 +102,7 @@ export function createEditTool(fs: ToolFileSystem = localFileSystem): Tool {
       return params.jsonSchema;
     },
     confirmation: "edit",
-    restoreClass: "edit",
+    restoreClass: BUILTIN_RESTORE_CLASS[BuiltinToolName.edit],
     validate: params.validate,
     describe(args, ctx) {
       const target = previewPath(args.file_path, ctx);

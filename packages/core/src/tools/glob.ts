@@ -6,7 +6,7 @@ import { previewPath } from "./call-preview.js";
 import { type WalkStats, walkFiles } from "./file-walk.js";
 import { createGlobFilter } from "./glob-pattern.js";
 import type { Tool } from "./tool.js";
-import { BuiltinToolName } from "./tool-names.js";
+import { BUILTIN_RESTORE_CLASS, BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
 import { isWithin, resolveWorkspacePath } from "./workspace-path.js";
 
@@ -46,7 +46,7 @@ export const globTool: Tool = {
     return params.jsonSchema;
   },
   confirmation: "none",
-  restoreClass: "none",
+  restoreClass: BUILTIN_RESTORE_CLASS[BuiltinToolName.glob],
   validate: params.validate,
   describe(args, ctx) {
     const where = previewPath(args.path ?? ".", ctx);

@@ -7,7 +7,7 @@ import { type WalkEntry, type WalkStats, walkFiles } from "./file-walk.js";
 import { createGlobFilter } from "./glob-pattern.js";
 import { readTextFile, splitLines } from "./text-file.js";
 import type { Tool } from "./tool.js";
-import { BuiltinToolName } from "./tool-names.js";
+import { BUILTIN_RESTORE_CLASS, BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
@@ -82,7 +82,7 @@ export const grepTool: Tool = {
     return params.jsonSchema;
   },
   confirmation: "none",
-  restoreClass: "none",
+  restoreClass: BUILTIN_RESTORE_CLASS[BuiltinToolName.grep],
   validate: params.validate,
   describe(args, ctx) {
     const where = previewPath(args.path ?? ".", ctx);

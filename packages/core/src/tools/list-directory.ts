@@ -3,7 +3,7 @@ import { readdir, stat } from "node:fs/promises";
 import { z } from "zod";
 import { previewPath } from "./call-preview.js";
 import type { Tool } from "./tool.js";
-import { BuiltinToolName } from "./tool-names.js";
+import { BUILTIN_RESTORE_CLASS, BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
@@ -27,7 +27,7 @@ export const listDirectoryTool: Tool = {
     return params.jsonSchema;
   },
   confirmation: "none",
-  restoreClass: "none",
+  restoreClass: BUILTIN_RESTORE_CLASS[BuiltinToolName.listDirectory],
   validate: params.validate,
   describe(args, ctx) {
     const target = previewPath(args.path, ctx);

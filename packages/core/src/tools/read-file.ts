@@ -4,7 +4,7 @@ import { previewPath } from "./call-preview.js";
 import { localFileSystem, type ToolFileSystem } from "./file-system.js";
 import { splitLines } from "./text-file.js";
 import type { Tool } from "./tool.js";
-import { BuiltinToolName } from "./tool-names.js";
+import { BUILTIN_RESTORE_CLASS, BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
@@ -90,7 +90,7 @@ export function createReadFileTool(fs: ToolFileSystem = localFileSystem): Tool {
       return params.jsonSchema;
     },
     confirmation: "none",
-    restoreClass: "none",
+    restoreClass: BUILTIN_RESTORE_CLASS[BuiltinToolName.readFile],
     validate: params.validate,
     describe(args, ctx) {
       const target = previewPath(args.file_path ?? args.absolute_path, ctx);

@@ -1,30 +1,18 @@
 // The restore class of a call by its tool's name alone, for code that reads a transcript with no tool registry
-// at hand (a load before the chat exists, the daemon's session list). Nothing here decides a class: each comes
-// from the tool's own definition (Tool.restoreClass), the built-ins' as createBuiltinTools builds them and every
-// MCP tool's from the one the MCP adapter declares, recognised by the name the adapter gives it.
-import { MCP_TOOL_RESTORE_CLASS } from "../mcp/mcp-tool.js";
-import { isMcpToolName } from "../mcp/tool-name.js";
-import { createAskUserQuestionTool } from "./ask-user-question.js";
-import { createBuiltinTools } from "./registry.js";
+// at hand (a load before the chat exists, the daemon's session list, which carries none of the tools' code).
+// Nothing here decides a class: the built-ins' are declared beside their names (tool-names.ts), which their
+// definitions take theirs from, and every MCP tool's is the one the MCP adapter declares, recognised by the
+// name the adapter gives it.
+import { isMcpToolName, MCP_TOOL_RESTORE_CLASS } from "../mcp/tool-name.js";
 import type { ToolRestoreClass } from "./tool.js";
+import { BUILTIN_RESTORE_CLASS } from "./tool-names.js";
 
-let builtin: ReadonlyMap<string, ToolRestoreClass> | undefined;
-
-/** The built-in tools' classes, by name (built once: the tools are only constructed, nothing runs). */
-function builtinRestoreClasses(): ReadonlyMap<string, ToolRestoreClass> {
-  builtin ??= new Map(
-    createBuiltinTools({
-      includeAskUserQuestion: true,
-      askUserQuestionTool: createAskUserQuestionTool(),
-    }).map((tool) => [tool.name, tool.restoreClass]),
-  );
-  return builtin;
-}
+const builtin: ReadonlyMap<string, ToolRestoreClass> = new Map(Object.entries(BUILTIN_RESTORE_CLASS));
 
 /**
  * The restore class the tool called `name` declares, or undefined for a name no built-in or MCP tool has (a
  * tool of another version or another host: a load cannot know what it waited for, so it restores nothing).
  */
 export function restoreClassOfToolName(name: string): ToolRestoreClass | undefined {
-  return builtinRestoreClasses().get(name) ?? (isMcpToolName(name) ? MCP_TOOL_RESTORE_CLASS : undefined);
+  return builtin.get(name) ?? (isMcpToolName(name) ? MCP_TOOL_RESTORE_CLASS : undefined);
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { type CommandRunner, localCommandRunner } from "./command-runner.js";
 import { OutputCap } from "./output-cap.js";
 import type { Tool } from "./tool.js";
-import { BuiltinToolName } from "./tool-names.js";
+import { BUILTIN_RESTORE_CLASS, BuiltinToolName } from "./tool-names.js";
 import { defineToolParams, errorText } from "./tool-params.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
@@ -80,7 +80,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
       return params.jsonSchema;
     },
     confirmation: "exec",
-    restoreClass: "exec",
+    restoreClass: BUILTIN_RESTORE_CLASS[BuiltinToolName.runShellCommand],
     validate: params.validate,
     describe(args) {
       const command = String(args.command ?? "");

@@ -2,7 +2,7 @@
 // shutdown can signal the whole tree (tools it started included) with one kill(-pid).
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { type RestoreSwitches, restoreFlagArgs } from "@qwen-daemon/core/protocol";
+import { type RestoreSwitches, restoreFlagArgs } from "@qwen-daemon/core/restore-kinds";
 import type { ChannelFactory, ChildChannel, ChildExit } from "./channel.js";
 import { preInitialize } from "./pre-initialized-channel.js";
 
