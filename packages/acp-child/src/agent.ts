@@ -138,8 +138,10 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
       session.setMode(params.modeId);
       return {};
     })
-    .onRequest(methods.agent.session.prompt, async ({ params }) => ({
-      stopReason: await sessions.prompt(params),
+    // `signal`: the client's `$/cancel_request` for this prompt cancels its turn like session/cancel; the
+    // answer is still a result (`cancelled`), as ACP defines one for a cancelled prompt.
+    .onRequest(methods.agent.session.prompt, async ({ params, signal }) => ({
+      stopReason: await sessions.prompt(params, signal),
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

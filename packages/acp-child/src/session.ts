@@ -1,7 +1,7 @@
 // One ACP session in this child: the core session plus what the ACP layer adds around it — approval mode,
 // the prompt in flight (one at a time, later ones queue), cancellation, and ordered session/update
 // delivery. Each session asks its own permissions; nothing here waits on another session.
-import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import { type AgentContext, RequestError, type SessionUpdate } from "@agentclientprotocol/sdk";
 import type {
   AgentEvent,
   AgentSession,
@@ -150,8 +150,10 @@ export class AcpSession {
   /**
    * Runs one prompt-like turn after any earlier one has finished, with its own AbortController so
    * session/cancel stops exactly this turn. All its updates are written before the result is returned.
+   * `request`: the signal of the JSON-RPC request the turn answers; the client's `$/cancel_request` for it
+   * stops this turn as session/cancel would (a turn still queued then starts already cancelled).
    */
-  runTurn<T>(turn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  runTurn<T>(turn: (signal: AbortSignal) => Promise<T>, request?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new Error(`session ${this.sessionId} is closed`));
     this.pendingTurns++;
     const run = this.turnChain.then(async () => {
@@ -163,9 +165,18 @@ export class AcpSession {
       }
       const controller = new AbortController();
       this.active = controller;
+      // The SDK also aborts the request's signal when the connection closes: that is no user's cancel (a
+      // waiting question must stay restorable), so only the client's $/cancel_request (-32800) counts.
+      const cancelRequest = () => {
+        if (isCancelRequest(request?.reason))
+          controller.abort(new Error("cancelled by the client ($/cancel_request)"));
+      };
+      if (request?.aborted) cancelRequest();
+      else request?.addEventListener("abort", cancelRequest, { once: true });
       try {
         return await turn(controller.signal);
       } finally {
+        request?.removeEventListener("abort", cancelRequest);
         this.active = undefined;
         this.pendingTurns--;
         await this.flush();
@@ -245,3 +256,10 @@ export class AcpSession {
     return askClient(this.deps.client, buildPermissionRequest(this.sessionId, request), options);
   }
 }
+
+/** The reason the SDK gives a request's signal for the peer's `$/cancel_request` (JSON-RPC -32800). */
+function isCancelRequest(reason: unknown): boolean {
+  return reason instanceof RequestError && reason.code === REQUEST_CANCELLED_CODE;
+}
+
+const REQUEST_CANCELLED_CODE = -32800;

@@ -211,11 +211,15 @@ export class AcpSessions {
    * session/prompt: one turn in the session's turn order. The daemon's `_meta` may make it a restore prompt
    * (meaningful only with that restore's switch on; otherwise it is an ordinary prompt) or a continuation.
    */
-  prompt(params: {
-    sessionId: string;
-    prompt: ContentBlock[];
-    _meta?: Meta | null | undefined;
-  }): Promise<StopReason> {
+  prompt(
+    params: {
+      sessionId: string;
+      prompt: ContentBlock[];
+      _meta?: Meta | null | undefined;
+    },
+    /** Aborted by the client's `$/cancel_request` for this session/prompt. */
+    request?: AbortSignal,
+  ): Promise<StopReason> {
     const session = this.require(params.sessionId);
     const meta = params._meta;
     const promptId = daemonPromptId(meta) ?? this.newId();
@@ -242,7 +246,7 @@ export class AcpSessions {
         if (restored.stopReason === "cancelled") return "cancelled";
       }
       return (await session.agent.prompt(promptToParts(params.prompt), { promptId, signal })).stopReason;
-    });
+    }, request);
   }
 
   /**
