@@ -16,6 +16,8 @@ import { sessionTitle } from "./sessions/session-list.js";
 import { WaitingMemory } from "./sessions/waiting-memory.js";
 import { CardsView } from "./views/cards-view.js";
 import { ComposerView } from "./views/composer-view.js";
+import { DeleteView } from "./views/delete-view.js";
+import { ModelView } from "./views/model-view.js";
 import { pageElements } from "./views/page-elements.js";
 import { QueueView } from "./views/queue-view.js";
 import { SidebarView } from "./views/sidebar-view.js";
@@ -66,6 +68,12 @@ const tokens = new TokenView(ui);
 const sidebar = new SidebarView(ui, directory, memory, controller, () => Date.now());
 new StatusView(ui, controller);
 new TitleView(ui, controller);
+new ModelView(ui, controller);
+new DeleteView(ui, controller, (sessionId) => {
+  directory.noteDeleted(sessionId);
+  sidebar.show(true);
+  if (!sidebar.narrow.matches) ui.newSession.focus();
+});
 const composer = new ComposerView(ui, controller);
 new QueueView(ui.queued, controller, (text) => composer.takeBack(text));
 new CardsView(ui.pending, controller, ui.prompt);
@@ -74,7 +82,8 @@ new BrowserNotifier(ui.notify, controller);
 controller.subscribe((e) => {
   if (e.type === "reset") {
     timeline.clear();
-    if (controller.sessionId) tabStorage?.setItem(OPEN_SESSION_KEY, controller.sessionId);
+    // No session open (the open one was deleted): a reload opens none either.
+    tabStorage?.setItem(OPEN_SESSION_KEY, controller.sessionId ?? "");
   } else if (e.type === "item") timeline.render(e.item);
   else if (e.type === "list-changed") directory.scheduleRefresh();
   else if (e.type === "token-needed") tokens.ask();

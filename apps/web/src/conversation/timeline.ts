@@ -8,10 +8,10 @@ import { type FileDiff, toolDiffs, toolOutput } from "./tool-content.js";
 export type ToolStatus = "pending" | "in_progress" | "completed" | "failed";
 export type PlanEntry = { content: string; status: string };
 /**
- * Who answered a question or approval: you (this browser), you on another device, another client (a program),
- * the daemon's journal, or nobody.
+ * Who answered a question or approval: you (this browser), you on another device, another person (on their
+ * device), a notification's link, another client (a program), the daemon's journal, or nobody.
  */
-export type AnsweredBy = "you" | "device" | "other" | "journal" | "nobody";
+export type AnsweredBy = "you" | "device" | "person" | "link" | "other" | "journal" | "nobody";
 export type AnswerLine = { label: string; value: string };
 
 export type TextItem = { key: string; kind: "user" | "agent" | "thought"; text: string; promptId?: string };

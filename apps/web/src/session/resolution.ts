@@ -13,8 +13,14 @@ export type Resolution = Partial<
   >
 >;
 
-/** Who we are: this page's client id for the session, and this browser's device id. */
-export type Us = { clientId: string | undefined; device: string | undefined };
+/**
+ * Who we are: this page's client id for the session and this browser's device id; `people`: several people
+ * answer this daemon's questions (its policy is `consensus`), so another device is most likely another person.
+ */
+export type Us = { clientId: string | undefined; device: string | undefined; people?: boolean };
+
+/** The daemon names a link answer's voter `link:<label>` (the label of the notification's action). */
+const LINK_VOTER = "link:";
 
 /** The answer item for `interaction` ended as `resolution`; `us` tells our votes from others'. */
 export function answerItemFields(
@@ -25,7 +31,7 @@ export function answerItemFields(
   const by = whoAnswered(resolution, us);
   const subject = interaction.kind === "question" ? questionSubject(interaction) : interaction.title;
   const base = { requestId: interaction.requestId, by, subject };
-  const detail = byWords(by);
+  const detail = byWords(by, resolution.voterClientId);
   const withDetail = detail ? { detail } : {};
   const outcome = resolution.outcome;
   if (outcome?.outcome !== "selected" || typeof outcome.optionId !== "string") {
@@ -52,22 +58,36 @@ export function answerItemFields(
 
 /**
  * By the daemon's word on the voter: this page's client, or any client naming this browser's device, is
- * "you"; a client naming another device is you on another of your devices (a browser reaches the daemon only
- * with its token or on its machine); a client naming no device is another program (an editor, a script).
+ * "you"; a notification's link names itself `link:<label>`; a client naming another device is you on another
+ * of your devices (a browser reaches the daemon only with its token or on its machine), or another person
+ * where several people answer (consensus); a client naming no device is another program (an editor, a script).
  */
 function whoAnswered(resolution: Resolution, us: Us): AnsweredBy {
   if (resolution.source === "answer_journal") return "journal";
   const { voterClientId, voterDevice } = resolution;
   if (voterClientId !== undefined && voterClientId === us.clientId) return "you";
-  if (voterDevice !== undefined) return voterDevice === us.device ? "you" : "device";
+  if (voterClientId?.startsWith(LINK_VOTER)) return "link";
+  if (voterDevice !== undefined) {
+    if (voterDevice === us.device) return "you";
+    return us.people ? "person" : "device";
+  }
   if (voterClientId !== undefined) return "other";
   return resolution.outcome?.outcome === "selected" ? "other" : "nobody";
 }
 
-function byWords(by: AnsweredBy): string | undefined {
+function byWords(by: AnsweredBy, voterClientId: string | undefined): string | undefined {
   switch (by) {
     case "device":
       return "on another of your devices";
+    case "person":
+      return "another person answering this daemon's questions, on their device";
+    case "link": {
+      const label = voterClientId?.slice(LINK_VOTER.length) ?? "";
+      // The answer page's action is labelled "Answer"; a one-tap action by its choice ("Green", "Allow once").
+      return label === "Answer" || label === ""
+        ? "on the answer page a notification linked to"
+        : `with the “${label}” button of a notification`;
+    }
     case "other":
       return "from another app (an editor or a script)";
     case "journal":

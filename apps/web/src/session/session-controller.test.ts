@@ -405,4 +405,75 @@ describe("SessionController", () => {
     expect(w.streams.all[0]?.closed).toBe(true);
     expect(w.controller.title).toBe("Other");
   });
+
+  it("takes the agent's own title over the first prompt's, until a person renames the session", async () => {
+    await w.controller.create();
+    await w.controller.send("Plan my week and then some");
+    w.streams.last.emit("session_update", {
+      update: { sessionUpdate: "session_info_update", title: "Weekly plan\nsecond line" },
+    });
+    expect(w.controller.title).toBe("Weekly plan");
+    expect(w.controller.agentTitle).toBe("Weekly plan");
+    // The list's name (its first prompt) does not replace it.
+    w.controller.setTitle("Plan my week and then some", true);
+    expect(w.controller.title).toBe("Weekly plan");
+    w.api.on("POST /session/s1/name", () => ({ sessionId: "s1", displayName: "Mine" }));
+    expect(await w.controller.rename("Mine")).toBe(true);
+    expect(w.controller.title).toBe("Mine");
+    expect(w.controller.agentTitle).toBeUndefined();
+  });
+
+  it("reports the session's options, sets one through the daemon and follows the agent's updates", async () => {
+    const model = (current: string) => ({
+      id: "model",
+      name: "Model",
+      type: "select",
+      category: "model",
+      currentValue: current,
+      options: [
+        { value: "a", name: "A" },
+        { value: "b", name: "B" },
+      ],
+    });
+    w.api.on("POST /session", () => ({ sessionId: "s1", clientId: "client_1", configOptions: [model("a")] }));
+    await w.controller.create();
+    w.streams.last.state("live");
+    expect(w.controller.configOptions.map((o) => o.currentValue)).toEqual(["a"]);
+    w.api.on("POST /session/s1/config", () => ({ sessionId: "s1", configOptions: [model("b")] }));
+    expect(await w.controller.setConfig("model", "b")).toBe(true);
+    expect(w.api.callsTo("POST", "/session/s1/config")[0]).toMatchObject({
+      body: { configId: "model", value: "b" },
+      clientId: "client_1",
+    });
+    expect(w.controller.configOptions.map((o) => o.currentValue)).toEqual(["b"]);
+    w.streams.last.emit("session_update", {
+      update: { sessionUpdate: "config_option_update", configOptions: [model("a"), { junk: true }] },
+    });
+    expect(w.controller.configOptions.map((o) => o.currentValue)).toEqual(["a"]);
+    // A value the agent refuses: false, a banner, the options as they were.
+    w.api.on("POST /session/s1/config", () => new ApiError(400, "Unknown model: c", undefined, {}));
+    expect(await w.controller.setConfig("model", "c")).toBe(false);
+    expect(w.controller.banner?.text).toContain("Unknown model: c");
+    expect(w.controller.configOptions.map((o) => o.currentValue)).toEqual(["a"]);
+  });
+
+  it("deletes the open session with purge=true and then has none open; a failure keeps it", async () => {
+    await w.controller.create();
+    w.streams.last.state("live");
+    w.api.on(
+      "DELETE /session/s1?purge=true",
+      () => new ApiError(501, "No delete here", "agent_unsupported", {}),
+    );
+    expect(await w.controller.deleteSession()).toBeUndefined();
+    expect(w.controller.sessionId).toBe("s1");
+    expect(w.controller.banner?.text).toContain("No delete here");
+    w.api.on("DELETE /session/s1?purge=true", () => ({}));
+    expect(await w.controller.deleteSession()).toBe("s1");
+    expect(w.api.callsTo("DELETE", "/session/s1?purge=true").at(-1)?.clientId).toBe("client_1");
+    expect(w.controller.sessionId).toBeUndefined();
+    expect(w.controller.title).toBe("No session open");
+    expect(w.controller.items).toEqual([]);
+    expect(w.streams.last.closed).toBe(true);
+    expect(types(w)).toContain("list-changed");
+  });
 });

@@ -5,11 +5,12 @@
 // (open-gate.ts). Views read it and listen to its events (view-listeners.ts); it knows nothing of the DOM. Everything with a side effect (the API, client ids, drafts, the clock, the event stream) is passed
 // in, so tests drive it with fakes.
 
-import type { AttachResponse, OpenSessionResponse } from "@qwen-daemon/core/protocol";
+import type { AttachResponse, OpenSessionResponse, SessionConfigOption } from "@qwen-daemon/core/protocol";
 import type { QueuedMessage } from "../conversation/queued-prompts.js";
 import type { TimelineItem } from "../conversation/timeline.js";
 import type { PermissionOption, Selection } from "../interactions/answers.js";
 import type { Interaction } from "../interactions/interaction.js";
+import { ApiError } from "../net/api.js";
 import { describe, isUnauthorized, isUnreachable } from "../net/api-errors.js";
 import type { DaemonEvent } from "../net/daemon-event.js";
 import type { EventStream } from "../net/event-stream.js";
@@ -35,11 +36,13 @@ import {
 } from "./session-actions.js";
 import { type RestoreHint, SessionModel } from "./session-model.js";
 import { replayFrames, SessionRecovery } from "./session-recovery.js";
+import { agentTitleOf, configOptionsOf } from "./session-updates.js";
 import { ViewListeners } from "./view-listeners.js";
 
 export { ASKED_AGAIN } from "./session-model.js";
 
 const NEW_SESSION_TITLE = "New session";
+const NO_SESSION_TITLE = "No session open";
 
 export class SessionController {
   readonly #deps: ControllerDeps;
@@ -48,8 +51,13 @@ export class SessionController {
   readonly #watch: DaemonWatch;
   #sessionId: string | undefined;
   #clientId: string | undefined;
-  #title = "No session open";
+  #title = NO_SESSION_TITLE;
+  /** The title the agent gave the session (ACP `session_info_update`), shown unless a person named it. */
+  #agentTitle: string | undefined;
+  #configOptions: SessionConfigOption[] = [];
   #workspace: string | undefined;
+  /** The daemon's permission policy (`GET /capabilities`): `consensus` means several people answer. */
+  #policy: string | undefined;
   readonly #status: ConnectionStatus;
   #dead = false;
   #stream: EventStream | undefined;
@@ -89,6 +97,14 @@ export class SessionController {
   }
   get workspace(): string | undefined {
     return this.#workspace;
+  }
+  /** The title the agent gave the open session, if it gave one (and nobody renamed it since). */
+  get agentTitle(): string | undefined {
+    return this.#agentTitle;
+  }
+  /** The open session's options as its agent reports them (ours: `mode` and `model`). */
+  get configOptions(): readonly SessionConfigOption[] {
+    return this.#configOptions;
   }
   get connection(): Connection {
     return this.#status.connection;
@@ -153,6 +169,7 @@ export class SessionController {
     try {
       const caps = await callRoute(this.#deps.api, "capabilities", { params: {} });
       this.#workspace = typeof caps.workspaceCwd === "string" ? caps.workspaceCwd : undefined;
+      this.#policy = typeof caps.policy?.permission === "string" ? caps.policy.permission : undefined;
       if (this.#status.down) this.#leaveOutage();
       this.#listeners.emit({ type: "status" });
       return true;
@@ -197,7 +214,9 @@ export class SessionController {
       this.#deps.detach?.(this.#sessionId, this.#clientId, pageGoingAway);
   }
 
-  setTitle(title: string): void {
+  /** `fromList`: the daemon's name for it (a person's name, else its first prompt); an agent's title wins over a first prompt. */
+  setTitle(title: string, fromList = false): void {
+    if (fromList && this.#agentTitle !== undefined) return;
     if (title === this.#title) return;
     this.#title = title;
     this.#listeners.emit({ type: "status" });
@@ -213,6 +232,8 @@ export class SessionController {
         body: { name },
         clientId: this.#clientId,
       });
+      // A person's name outranks the agent's title from now on.
+      this.#agentTitle = undefined;
       this.setTitle(res.displayName);
       this.#listeners.emit({ type: "list-changed" });
       return true;
@@ -220,6 +241,56 @@ export class SessionController {
       this.#failed(error, `Could not rename the session: ${describe(error)}`);
       return false;
     }
+  }
+
+  /** Sets one of the session's options (`model`, `mode`) through the daemon; true when it did. */
+  async setConfig(configId: string, value: string): Promise<boolean> {
+    const sessionId = this.#sessionId;
+    if (!sessionId || !this.canAct) return false;
+    try {
+      const res = await callRoute(this.#deps.api, "setConfig", {
+        params: { id: sessionId },
+        body: { configId, value },
+        clientId: this.#clientId,
+      });
+      if (this.#sessionId === sessionId) this.#configOptions = res.configOptions;
+      this.#listeners.emit({ type: "status" });
+      return true;
+    } catch (error) {
+      this.#failed(error, `Could not change the ${configId}: ${describe(error)}`);
+      this.#listeners.emit({ type: "status" });
+      return false;
+    }
+  }
+
+  /** The open session can be deleted now: one is open and the daemon is there to delete it. */
+  get canDelete(): boolean {
+    return this.#sessionId !== undefined && !["down", "opening"].includes(this.#status.connection);
+  }
+
+  /**
+   * Deletes the open session for good (`DELETE /session/:id?purge=true`: its transcript and journals go);
+   * the page then has no session open. Resolves with the deleted id, or undefined when it was not deleted.
+   */
+  async deleteSession(): Promise<string | undefined> {
+    const sessionId = this.#sessionId;
+    if (!sessionId || !this.canDelete) return undefined;
+    try {
+      await callRoute(this.#deps.api, "closeSession", {
+        params: { id: sessionId },
+        query: { purge: "true" },
+        clientId: this.#clientId,
+      });
+    } catch (error) {
+      // Already gone (deleted from another page): what the person wanted is done.
+      if (!(error instanceof ApiError && error.status === 404)) {
+        this.#failed(error, `Could not delete the session: ${describe(error)}`);
+        return undefined;
+      }
+    }
+    if (this.#sessionId === sessionId) this.#closeView();
+    this.#listeners.emit({ type: "list-changed" });
+    return sessionId;
   }
 
   /** The banner's button: look for the daemon now (while it is away), or reload the session. */
@@ -326,6 +397,8 @@ export class SessionController {
     this.#clientId = typeof res.clientId === "string" ? res.clientId : undefined;
     if (this.#clientId) this.#deps.clientIds.set(this.#sessionId, this.#clientId);
     this.#title = title;
+    this.#agentTitle = undefined;
+    this.#configOptions = Array.isArray(res.configOptions) ? res.configOptions : [];
     this.#dead = false;
     this.#status.clear();
     this.#model = this.#newModel(res.hasActivePrompt === true);
@@ -343,6 +416,7 @@ export class SessionController {
         workspace: () => this.#workspace,
         clientId: () => this.#clientId,
         device: () => this.#deps.device,
+        people: () => this.#policy === "consensus",
         remember: (toolCallId, record) => {
           if (this.#sessionId) this.#deps.answers?.remember(this.#sessionId, toolCallId, record);
         },
@@ -357,6 +431,7 @@ export class SessionController {
   }
 
   #apply(ev: DaemonEvent, live: boolean): void {
+    if (ev.type === "session_update") this.#sessionInfo(ev.data?.update);
     const outcome = this.#model.apply(ev, live);
     if (outcome === "closed") this.#dead = true;
     if (outcome === "agent_stopped") {
@@ -367,6 +442,39 @@ export class SessionController {
         action: { label: "Reload session", run: () => this.#recovery.reload() },
       });
     }
+  }
+
+  /** What the agent says about the session itself: its title, its options. */
+  #sessionInfo(update: unknown): void {
+    const title = agentTitleOf(update);
+    if (title !== undefined) {
+      this.#agentTitle = title;
+      this.setTitle(title);
+    }
+    const options = configOptionsOf(update);
+    if (options !== undefined) {
+      this.#configOptions = options;
+      this.#listeners.emit({ type: "status" });
+    }
+  }
+
+  /** No session open any more (it was deleted): the page says so, and nothing follows the old one. */
+  #closeView(): void {
+    this.#stream?.close();
+    this.#stream = undefined;
+    this.#watch.stop();
+    this.#sessionId = undefined;
+    this.#clientId = undefined;
+    this.#title = NO_SESSION_TITLE;
+    this.#agentTitle = undefined;
+    this.#configOptions = [];
+    this.#dead = false;
+    this.#status.clear();
+    this.#status.set("idle");
+    this.#model = this.#newModel(false);
+    this.#listeners.emit({ type: "reset" });
+    this.#listeners.emit({ type: "queue" });
+    this.#listeners.emit({ type: "status" });
   }
 
   #subscribe(lastEventId: number | undefined, epoch: string | undefined): void {

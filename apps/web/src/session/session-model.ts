@@ -50,6 +50,8 @@ export class SessionModel {
       clientId: () => string | undefined;
       /** This browser's device id. */
       device: () => string | undefined;
+      /** Several people answer this daemon's questions (resolution.ts `Us.people`). */
+      people: () => boolean;
       /** Keeps an answer's record by its tool call, and finds it again (answer-memory.ts). */
       remember: (toolCallId: string, record: AnswerRecord) => void;
       recall: (toolCallId: string) => AnswerRecord | undefined;
@@ -189,7 +191,7 @@ export class SessionModel {
     const fields = answerItemFields(
       interaction,
       { ...resolution, ...(answers ? { answers } : {}) },
-      { clientId: this.context.clientId(), device: this.context.device() },
+      { clientId: this.context.clientId(), device: this.context.device(), people: this.context.people() },
     );
     if (!this.timeline.get(`answer:${requestId}`)) this.#item(this.timeline.answer(fields));
     if (interaction.toolCallId) this.context.remember(interaction.toolCallId, fields);

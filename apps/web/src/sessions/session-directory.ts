@@ -100,6 +100,15 @@ export class SessionDirectory {
     this.#emit({ type: "changed" });
   }
 
+  /** A session deleted from this page leaves the list at once; listings asked before it are ignored. */
+  noteDeleted(sessionId: string): void {
+    this.#generation++;
+    this.sessions = this.sessions.filter((s) => s.sessionId !== sessionId);
+    this.#names.delete(sessionId);
+    this.#emit({ type: "changed" });
+    this.scheduleRefresh();
+  }
+
   #withKnownName(s: SessionSummary): SessionSummary {
     if (s.displayName) {
       this.#names.set(s.sessionId, s.displayName);

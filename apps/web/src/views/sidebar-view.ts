@@ -10,6 +10,7 @@ import {
   type SessionSummary,
   sessionBadges,
   sessionTitle,
+  summaryTitle,
 } from "../sessions/session-list.js";
 import type { WaitingMemory } from "../sessions/waiting-memory.js";
 import { h } from "./dom.js";
@@ -18,6 +19,8 @@ import type { PageElements } from "./page-elements.js";
 
 export class SidebarView {
   readonly narrow = window.matchMedia("(max-width: 820px)");
+  /** The agent's title of the open session as the list last showed it. */
+  #agentTitle: string | undefined;
 
   constructor(
     readonly ui: Pick<
@@ -81,6 +84,10 @@ export class SidebarView {
         this.ui.workspace.textContent = ws.split("/").filter(Boolean).slice(-2).join("/") || ws;
         this.ui.workspace.title = ws;
         this.markCurrent();
+        if (controller.agentTitle !== this.#agentTitle) {
+          this.#agentTitle = controller.agentTitle;
+          this.render();
+        }
       }
     });
   }
@@ -109,7 +116,7 @@ export class SidebarView {
     this.ui.moreSessions.hidden = !d.nextCursor;
     this.markCurrent();
     const current = this.controller.sessionId ? d.find(this.controller.sessionId) : undefined;
-    if (current?.displayName) this.controller.setTitle(sessionTitle(current));
+    if (current?.displayName) this.controller.setTitle(sessionTitle(current), true);
   }
 
   markCurrent(): void {
@@ -129,7 +136,9 @@ export class SidebarView {
   }
 
   #item(s: SessionSummary): HTMLLIElement {
-    const title = sessionTitle(s);
+    // The open session by the title its agent gave it, when it gave one (the daemon's list does not know it).
+    const agentTitle = s.sessionId === this.controller.sessionId ? this.controller.agentTitle : undefined;
+    const title = agentTitle ? summaryTitle(agentTitle) : sessionTitle(s);
     const when = relativeTime(s.updatedAt ?? s.createdAt, this.now());
     const badges = sessionBadges(s, this.memory.wasWaiting(s));
     const needsYou = badges.some((b) => b.tone === "ask");

@@ -205,15 +205,19 @@ export class TimelineView {
   }
 }
 
+/** The head of an answer line: who decided, in a word or two (the detail line says more). */
+const WHO: Record<AnswerItem["by"], string> = {
+  you: "You",
+  device: "You",
+  person: "Someone else",
+  link: "From a link",
+  other: "Another app",
+  journal: "You (kept)",
+  nobody: "Nobody",
+};
+
 function answerRow(item: AnswerItem, workspace: string | undefined): HTMLLIElement {
-  const who =
-    item.by === "you" || item.by === "device"
-      ? "You"
-      : item.by === "nobody"
-        ? "Nobody"
-        : item.by === "journal"
-          ? "You (kept)"
-          : "Another app";
+  const who = WHO[item.by] ?? "Another app";
   const tone = item.verdict.startsWith("Answered") || item.verdict === "Allowed" ? "ok" : "muted";
   return h(
     "li",
