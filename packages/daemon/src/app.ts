@@ -12,6 +12,7 @@ import { bodyDeadline } from "./http/body-deadline.js";
 import { ByteBudget } from "./http/byte-budget.js";
 import { notFound } from "./http/errors.js";
 import { hostGuard } from "./http/host-guard.js";
+import { bodyCap } from "./http/json-body.js";
 import { createErrorHandler } from "./http/on-error.js";
 import { originGuard } from "./http/origin-guard.js";
 import type { LinkAnswers } from "./links/link-answers.js";
@@ -83,6 +84,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use(bearerAuth({ token: deps.token }));
   app.use(bodyDeadline(deps.requestTimeoutMs ?? 0, deps.clock));
   app.use(bodyBudget(bodies, deps.buffers));
+  // After the budget: a body without a length is read whole here, inside the share it reserved.
+  app.use(bodyCap());
 
   app.route(
     "/",

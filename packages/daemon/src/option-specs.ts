@@ -52,9 +52,10 @@ export interface StringOptionSpec extends SpecBase {
   default?: string;
   /**
    * What the text must be beyond non-empty: `argv-json`, a JSON array of non-empty strings (program first);
-   * `url`, an absolute http(s) URL. Checked by `stringProblem` in both the cli and the daemon.
+   * `url`, an absolute http(s) URL; `token`, what an `Authorization: Bearer` header can carry (TOKEN_PATTERN).
+   * Checked by `stringProblem` in both the cli and the daemon.
    */
-  format?: "argv-json" | "url";
+  format?: "argv-json" | "url" | "token";
 }
 /** A repeatable flag; its environment variable holds a comma-separated list. Items are non-empty. */
 export interface ListOptionSpec extends SpecBase {
@@ -95,6 +96,7 @@ export const DAEMON_OPTION_SPECS = {
     type: "string",
     flag: "token",
     env: ["QWEN_SERVER_TOKEN"],
+    format: "token",
     description: "Bearer token (prefer the QWEN_SERVER_TOKEN variable: other users can read a command line)",
   },
   requireAuth: {
@@ -384,8 +386,17 @@ export function stringProblem(spec: StringOptionSpec, value: string): string | u
       ? undefined
       : `must be an http(s) URL; got ${value}`;
   }
+  // A token is a secret: the problem never repeats it.
+  if (spec.format === "token" && !TOKEN_PATTERN.test(value))
+    return "must be letters, digits and . _ ~ + / - (optionally ending in =), as a Bearer header carries it";
   return undefined;
 }
+
+/**
+ * The characters a bearer token may have: an RFC 6750 `b64token`, all the HTTP edge's check (Hono's
+ * bearerAuth) lets through, so a token with others could never be presented. Generated tokens are base64url.
+ */
+export const TOKEN_PATTERN = /^[A-Za-z0-9._~+/-]+=*$/;
 
 /** The accepted range in words: "0 to 65535", "at least 1". */
 export function rangeText(spec: IntOptionSpec): string {

@@ -35,7 +35,7 @@ export const DaemonOptions = z.object({
   port: int(S.port).default(S.port.default),
   hostname: z.string().min(1).default(S.hostname.default),
   /** Bearer token. Required (and generated when missing) on non-loopback binds or with requireAuth. */
-  token: z.string().min(1).optional(),
+  token: text(S.token).optional(),
   requireAuth: z.boolean().default(S.requireAuth.default),
   /** Browser origins allowed to call the daemon (`--allow-origin`); `*` allows any. */
   allowOrigins: z.array(z.string().min(1)).default([]),

@@ -1,7 +1,9 @@
 // Middleware: a request whose body has not fully arrived `timeoutMs` after its headers is cut off with a 408,
 // as Node does for slow headers. Node's own `requestTimeout` does not reliably catch a body that trickles in
 // a byte at a time (measured on Node 20), and such a client would otherwise hold its connection (and its
-// share of the body budget) for as long as it likes. Needs the Node request (`c.env.incoming`); in-process
+// share of the body budget) for as long as it likes. Hono's `timeout` middleware does not do this job: it
+// bounds the handler (a 504 once it has run too long, the socket still held), not the arrival of the body, and
+// a load or an event stream may rightly run long. Needs the Node request (`c.env.incoming`); in-process
 // requests (tests) have none and pass untouched.
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../events/clock.js";

@@ -1,5 +1,8 @@
 // JSON request bodies: at most 10 MB (413), malformed -> 400, prototype keys dropped at every depth.
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { bodyTooLarge, invalidJson, requestAborted } from "./errors.js";
+import { HttpError } from "./http-error.js";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -20,42 +23,42 @@ export function parseJsonSafely(text: string): unknown {
 }
 
 /**
- * Reads the body of `request` as a JSON object. An empty body, or one that is valid JSON but not an
- * object, reads as `{}` (like the reference's body parser), so each route reports the field it needs.
- * The size cap is checked against Content-Length first and then while streaming, so a lying or chunked
- * request cannot make the daemon buffer more than the cap.
+ * Middleware: the 10 MB cap on every request body, Hono's own `bodyLimit` (by Content-Length before a byte is
+ * read, and by counting a body without one), answering with our 413. A body whose client goes away mid-upload
+ * ends the request as `request_aborted` (nobody is left to answer, and it is no daemon fault to log). Errors of
+ * the handlers after it never reach here (Hono answers them at their own level).
  */
-export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<JsonObject> {
-  const text = await readBodyText(request, maxBytes);
+export function bodyCap(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw bodyTooLarge();
+    },
+  });
+  return async function bodyCap(c, next) {
+    try {
+      return await limit(c, next);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      throw requestAborted();
+    }
+  };
+}
+
+/**
+ * Reads the body of `request` as a JSON object (its size already capped by {@link bodyCap}). An empty body,
+ * or one that is valid JSON but not an object, reads as `{}` (like the reference's body parser), so each route
+ * reports the field it needs.
+ */
+export async function readJsonObject(request: Request): Promise<JsonObject> {
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    // The client went away mid-upload (the stream errors with "aborted").
+    throw requestAborted();
+  }
   if (text.trim() === "") return {};
   const value = parseJsonSafely(text);
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
-}
-
-async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > maxBytes) throw bodyTooLarge();
-  if (request.body === null) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client went away mid-upload (the stream errors with "aborted"): nobody is left to answer, and it
-      // is no daemon fault to log.
-      throw requestAborted();
-    }
-    const { done, value } = chunk;
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw bodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }

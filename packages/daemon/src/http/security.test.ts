@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DaemonOptions } from "../options.js";
 import { createTestDaemon } from "../testing/test-daemon.js";
-import { bearerCredential, tokensMatch } from "./bearer-auth.js";
 import { hostnameOfHostHeader, isLoopbackHostname } from "./loopback-host.js";
 
 describe("bearer token", () => {
@@ -30,13 +30,30 @@ describe("bearer token", () => {
     expect(await res.json()).toEqual({ status: "ok" });
   });
 
-  it("compares tokens by digest (any length) and parses the scheme case-insensitively", () => {
-    expect(tokensMatch("abc", "abc")).toBe(true);
-    expect(tokensMatch("abc", "abcd")).toBe(false);
-    expect(bearerCredential("Bearer  tok")).toBe("tok");
-    expect(bearerCredential("BEARER tok")).toBe("tok");
-    expect(bearerCredential("Token tok")).toBeUndefined();
-    expect(bearerCredential(undefined)).toBeUndefined();
+  it("a malformed Authorization header is 401 like any other failure, not 400", async () => {
+    const d = createTestDaemon({ token: "s3cret-token" });
+    for (const authorization of [
+      "Bearer s3cret token",
+      "Bearer\ts3cret-token",
+      "Bearer s3cret-token!",
+      "s3cret-token",
+    ]) {
+      const res = await d.request("GET", "/capabilities", { headers: { Authorization: authorization } });
+      expect([authorization, res.status, await res.json()]).toEqual([
+        authorization,
+        401,
+        { error: "Unauthorized" },
+      ]);
+    }
+  });
+
+  it("refuses a token no Bearer header could carry, without repeating it", () => {
+    const parsed = DaemonOptions.safeParse({ token: "my secret!" });
+    expect(parsed.success).toBe(false);
+    const message = parsed.error?.issues[0]?.message ?? "";
+    expect(message).toContain("letters, digits");
+    expect(message).not.toContain("secret");
+    expect(DaemonOptions.safeParse({ token: "aB3-_.~+/x==" }).success).toBe(true);
   });
 });
 
