@@ -167,7 +167,8 @@ export const DAEMON_OPTION_SPECS = {
     min: 1,
     max: 1024 * 1024,
     description:
-      "MiB (2^20 bytes) the daemon buffers across all sessions: event replay text and request bodies; " +
+      "MiB (2^20 bytes) the daemon buffers across all sessions: event replay text, request bodies, queued prompts " +
+      "and the history a load replayed; " +
       "past it the oldest replay data of any session goes first",
   },
   maxEventStreams: {

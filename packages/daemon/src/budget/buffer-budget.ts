@@ -5,8 +5,10 @@
 //   evictable: when the total is over, the oldest replay data of the whole daemon goes first, whichever
 //   session holds it (a client whose cursor pointed there gets `state_resync_required`, as after any ring
 //   eviction);
-// - held bytes: request bodies being received and handled. They cannot be dropped, so taking them evicts
-//   replay data to make room (the bodies' own wait rule is ByteBudget's).
+// - held bytes: request bodies being received and handled, prompt bodies accepted (202) and waiting or running
+//   in a session's queue, and the history a /load replayed that a live session keeps for the clients that load
+//   it after. They cannot be dropped, so taking them evicts replay data to make room (a request body's own wait
+//   rule is ByteBudget's; the queues' bound is `--max-pending-prompts-per-session`).
 // Pure: no I/O, no timers. Every operation is O(1) but eviction, which is O(entries evicted).
 
 /** What holds replay data in the budget (a session's event ring). */
@@ -101,9 +103,9 @@ export class BufferBudget {
   }
 
   /**
-   * Counts `bytes` that cannot be evicted (a request body), evicting replay data to make room; returns the
-   * function that gives them back (idempotent). The caller bounds what it holds at once (ByteBudget), so held
-   * bytes alone stay within the capacity.
+   * Counts `bytes` that cannot be evicted (a request body, a queued prompt, a load's replay), evicting replay
+   * data to make room; returns the function that gives them back (idempotent). Each hold counts at most the
+   * capacity; the callers bound how many they hold at once (ByteBudget, the prompt queues' caps, the session cap).
    */
   hold(bytes: number): () => void {
     const held = Math.max(0, Math.min(bytes, this.capacity));

@@ -8,6 +8,15 @@ import { jsonOf, readSseUntil, waitFor } from "../testing/test-daemon.js";
 
 afterEach(closeSocketDaemons);
 
+/** Polls an asynchronous condition (a status request) until it holds. */
+async function until(predicate: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i += 1) {
+    if (await predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 const MiB = 1024 * 1024;
 const SESSIONS = 24;
 /** Each prompt streams 8 chunks of 16 KB: ~130 KB of replay per session, ~3 MB over all, 3x the budget. */
@@ -78,5 +87,68 @@ describe("--buffer-budget-mb", () => {
     const newest = await readSseUntil(last, (f) => f.some((x) => x.event === "replay_complete"));
     expect(newest.map((f) => f.event)).not.toContain("state_resync_required");
     expect(newest.some((f) => f.event === "turn_complete")).toBe(true);
+  });
+
+  it("counts prompt bodies waiting or running in a queue, until each leaves it", async () => {
+    let finish: () => void = () => {};
+    const agent = new ScriptedAgent({
+      prompt: () =>
+        new Promise((resolve) => {
+          finish = () => resolve({ stopReason: "end_turn" });
+        }),
+    });
+    const { daemon } = await startSocketDaemon({ bufferBudgetMb: 8 }, agent);
+    const created = await jsonOf(
+      await fetch(`${daemon.url}/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({}),
+      }),
+    );
+    const body = (i: number) =>
+      JSON.stringify({ prompt: [{ type: "text", text: `${i}${"z".repeat(100_000)}` }] });
+    for (let i = 0; i < 3; i += 1) {
+      const res = await fetch(`${daemon.url}/session/${created.sessionId}/prompt`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-qwen-client-id": created.clientId },
+        body: body(i),
+      });
+      expect(res.status).toBe(202);
+    }
+    const held = async () => (await jsonOf(await fetch(`${daemon.url}/daemon/status`))).buffers.heldBytes;
+    // One running and two waiting, ~100 KB each: the request bodies themselves were given back at the 202s.
+    expect(await held()).toBeGreaterThan(300_000);
+    expect(await held()).toBeLessThan(310_000);
+    for (let left = 3; left > 0; left -= 1) {
+      await waitFor(
+        () => agent.callsOf("session/prompt").length === 4 - left,
+        "the next prompt to start",
+        5000,
+      );
+      finish();
+    }
+    await until(async () => (await held()) === 0, "every body to leave the budget");
+  });
+
+  it("counts the history a load replayed for as long as the live session keeps it", async () => {
+    const chunk = (i: number) => ({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `${i}${"h".repeat(50_000)}` },
+    });
+    const agent = new ScriptedAgent({ persisted: { old: [0, 1, 2, 3].map(chunk) } });
+    const { daemon } = await startSocketDaemon({ bufferBudgetMb: 8 }, agent);
+    const status = async () => (await jsonOf(await fetch(`${daemon.url}/daemon/status`))).buffers;
+    const loaded = await jsonOf(
+      await fetch(`${daemon.url}/session/old/load`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({}),
+      }),
+    );
+    expect(loaded.compactedReplay).toHaveLength(4);
+    expect((await status()).heldBytes).toBeGreaterThan(200_000);
+    const closed = await fetch(`${daemon.url}/session/old`, { method: "DELETE" });
+    expect(closed.status).toBeLessThan(300);
+    await until(async () => (await status()).heldBytes === 0, "the replay to leave the budget");
   });
 });

@@ -16,6 +16,7 @@ import {
   stripDaemonMeta,
 } from "@qwen-daemon/core/protocol";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
+import { jsonBytes } from "../budget/json-bytes.js";
 import { promptNotQueued, sessionNotFound, unregisteredClientId } from "../errors/domain-errors.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
@@ -57,6 +58,8 @@ export class LiveSession {
   #state: SessionState = "opening";
   /** History returned by this session's /load (ids 1..n); empty for created or resumed sessions. */
   #replay: readonly DaemonEvent[] = [];
+  /** Gives #replay's bytes back to the daemon's buffer budget. */
+  #releaseReplay: (() => void) | undefined;
   /** Updates the child replays while the session is opening. */
   #collected: ReplayedUpdate[] = [];
   #hasHistory = false;
@@ -70,7 +73,7 @@ export class LiveSession {
 
   constructor(sessionId: string, workspaceCwd: string, child: ChildConnection, deps: LiveSessionDeps) {
     const { options } = deps;
-    const { clock, log, observeEvent } = options;
+    const { clock, log, observeEvent, bufferBudget: budget } = options;
     const now = clock.now();
     this.sessionId = sessionId;
     this.workspaceCwd = workspaceCwd;
@@ -103,6 +106,7 @@ export class LiveSession {
       // The queue built the data from the contract's type for `type` (PromptQueue's #publish).
       publish: (type, data, extra) => this.bus.emit(type, data as DaemonEventData<typeof type>, extra),
       reportError: (error, context) => log(`qwen serve: ${context}: ${describeError(error)}`),
+      ...(budget !== undefined ? { holdBody: (prompt) => budget.hold(jsonBytes(prompt)) } : {}),
       ...turnHost(this, {
         mediator: deps.mediator,
         clock,
@@ -199,14 +203,27 @@ export class LiveSession {
       this.#updatedAt ??= from.persisted.updatedAt;
       this.#displayName ??= from.persisted.displayName;
     }
-    this.#replay = from.replay ? replayEvents(this.sessionId, collected) : [];
+    this.#keepReplay(from.replay ? replayEvents(this.sessionId, collected) : []);
     this.#hasHistory = true;
     this.bus.advanceTo(this.#replay.length);
   }
 
   /** The replay shown again, e.g. with a re-asked question back in progress (replay-reopen.ts). */
   replaceReplay(replay: readonly DaemonEvent[]): void {
+    this.#keepReplay(replay);
+  }
+
+  /**
+   * The replay this session keeps for the clients that load it later counts in the daemon's buffer budget for as
+   * long as it is kept (it cannot be evicted: a load answers with all of it).
+   */
+  #keepReplay(replay: readonly DaemonEvent[]): void {
+    this.#releaseReplay?.();
+    this.#releaseReplay = undefined;
     this.#replay = replay;
+    const budget = this.#deps.options.bufferBudget;
+    if (budget !== undefined && replay.length > 0 && !isEnded(this.#state))
+      this.#releaseReplay = budget.hold(jsonBytes(replay));
   }
 
   // ---- clients ------------------------------------------------------------------------------
@@ -389,6 +406,9 @@ export class LiveSession {
     this.#deps.forget(this);
     if (this.#state === "live") this.#state = nextState(this.#state, "close");
     this.queue.failAll(turnCode, turnMessage);
+    // An ended session may stay referenced a while; what it buffered leaves the budget now.
+    this.#releaseReplay?.();
+    this.#releaseReplay = undefined;
   }
 
   /** Who an event is about, for the notifier: the session, and whether it comes from a restore prompt. */

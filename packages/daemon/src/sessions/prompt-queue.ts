@@ -31,6 +31,8 @@ export type QueuedPrompt = {
   /** The agent was asked to stop this prompt (cancel route or deadline). */
   interrupted: boolean;
   deadlineTimer?: TimerHandle;
+  /** Gives the body's bytes back to the daemon's buffer budget (PromptQueueHost.holdBody). */
+  releaseBody?: (() => void) | undefined;
 };
 
 export type PromptAdmission = {
@@ -62,6 +64,11 @@ export interface PromptQueueHost {
   onTurnEnd(entry: QueuedPrompt, outcome: TurnOutcome): void;
   /** A failure the queue recovered from (a dispatch that rejected despite its contract): for the log. */
   reportError(error: unknown, context: string): void;
+  /**
+   * Counts an admitted prompt's body in the daemon's buffer budget until it leaves the queue (ended, withdrawn,
+   * or failed with its session); returns what gives it back.
+   */
+  holdBody?(prompt: ContentBlock[]): () => void;
 }
 
 /** The events of one prompt's life. */
@@ -140,6 +147,7 @@ export class PromptQueue {
       waited: this.pendingCount > 0,
       terminal: false,
       interrupted: false,
+      releaseBody: this.#host.holdBody?.(a.prompt),
     };
     this.#queued.push(entry);
     if (entry.waited) {
@@ -286,7 +294,10 @@ export class PromptQueue {
     this.#host.onTurnEnd(entry, outcome);
   }
 
+  /** The entry left the queue (every way out passes here once): its body leaves the budget too. */
   #completed(entry: QueuedPrompt, state: "completed" | "cancelled"): void {
+    entry.releaseBody?.();
+    entry.releaseBody = undefined;
     if (!entry.waited) return;
     this.#publish(entry, DaemonEventType.pendingPromptCompleted, { state });
   }
