@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ANSWER_VOTE, startBenchModel } from "./bench-model.mjs";
 import { descendantsOf, vmRssBytes } from "./process-tree.mjs";
+import { openSession, questionTurn } from "./question-turn.mjs";
 import { benchEnv, daemonUnderTest, startServe } from "./qwen-serve.mjs";
 import { SseListener } from "./sse-listener.mjs";
 import { median, report, verdict } from "./stats.mjs";
@@ -50,54 +51,6 @@ function scratchDirs() {
 async function startDaemon(args = []) {
   const { home, cwd } = scratchDirs();
   return startServe({ daemon, cwd, env: benchEnv(home, model.url), args });
-}
-
-/** POST /session and an SSE subscriber on it (with the minted client id). */
-async function openSession(serve) {
-  const session = await serve.expect(200, "POST", "/session", {});
-  const events = new SseListener();
-  const status = await events.open(`${serve.url}/session/${session.sessionId}/events`, {
-    "x-qwen-client-id": session.clientId,
-  });
-  if (status !== 200) throw new Error(`GET /events answered ${status}`);
-  return { ...session, events };
-}
-
-/** One question turn: prompt -> question -> answer -> turn end. Returns the timings and the requestId. */
-async function questionTurn(serve, session) {
-  const { sessionId, clientId, events } = session;
-  const headers = { "x-qwen-client-id": clientId };
-  const from = events.frames.length;
-  const promptAt = performance.now();
-  await serve.expect(
-    202,
-    "POST",
-    `/session/${sessionId}/prompt`,
-    { prompt: [{ type: "text", text: "Pick a color" }] },
-    headers,
-  );
-  const question = await events.waitFor((f) => f.event === "permission_request", {
-    from,
-    what: "permission_request",
-  });
-  const requestId = question.json.data.requestId;
-  const voteAt = performance.now();
-  await serve.expect(200, "POST", `/session/${sessionId}/permission/${requestId}`, ANSWER_VOTE, headers);
-  const voteAnsweredAt = performance.now();
-  const resolved = await events.waitFor(
-    (f) => f.event === "permission_resolved" && f.json.data.requestId === requestId,
-    { from, what: "permission_resolved" },
-  );
-  await events.waitFor((f) => f.event === "turn_complete" || f.event === "turn_error", {
-    from,
-    what: "turn end",
-  });
-  return {
-    requestId,
-    promptToQuestion: question.at - promptAt,
-    voteToResolved: resolved.at - voteAt,
-    voteToHttp200: voteAnsweredAt - voteAt,
-  };
 }
 
 /** Waits until the daemon has at least one live child process (the reference spawns it ~1 s after start). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every benchmark in sequence and prints their output (`npm run bench` at the repository root).
-//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|soak|pending-list|restart-restore|cold-story ...]
+//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|vote-latency|soak|pending-list|restart-restore|cold-story ...]
 //                      [-- options for the selected benchmarks, e.g. -- --runs 3 --reference]
 // With names, runs only those; arguments after `--` are passed to each selected benchmark (`npm run bench --
 // cold-story -- --reference`). The process benchmarks use the built packages: when a dist folder is
@@ -40,6 +40,12 @@ const BENCHMARKS = [
     script: "bench/daemon-latency.mjs",
     node: [],
     what: "prompt/vote latency, SSE fan-out, RSS",
+  },
+  {
+    name: "vote-latency",
+    script: "bench/vote-latency.mjs",
+    node: [],
+    what: "a vote's latency (median, p99) beside the reference's, in one run, and the ratio",
   },
   {
     name: "soak",

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// A vote's latency beside the reference's, measured in one run (issue 21's target: a vote's median and p99 no
+// slower than the reference's, fsync included). Both daemons run at once against the same fake model, and
+// their question turns alternate (ours, the reference's, ours, ...), so both see the same machine load. Per
+// turn: vote POST -> HTTP 200 (ours answers only once the answer is durable; the reference fsyncs nothing) and
+// vote POST -> the `permission_resolved` frame. Prints each one's median, p90 and p99, and ours / reference.
+//
+// Usage (from the repository root, after `npm run build`): node bench/vote-latency.mjs [--runs 100]
+// The reference is qwen-code 0.24.4 on Node 22 (e2e/interop/setup-reference.sh); without it only ours runs,
+// and the output says so.
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startBenchModel } from "./bench-model.mjs";
+import { openSession, questionTurn } from "./question-turn.mjs";
+import { benchEnv, daemonUnderTest, startServe } from "./qwen-serve.mjs";
+import { fmtMs, median, percentile } from "./stats.mjs";
+
+const runsAt = process.argv.indexOf("--runs");
+const RUNS = runsAt === -1 ? 100 : Number(process.argv[runsAt + 1]);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer; got ${RUNS}`);
+const WARMUP = 5;
+
+const daemons = [daemonUnderTest([])];
+try {
+  daemons.push(daemonUnderTest(["--reference"]));
+} catch (error) {
+  console.log(`reference not measured: ${error.message}`);
+}
+
+const model = await startBenchModel();
+const scratch = [];
+const running = [];
+try {
+  for (const daemon of daemons) {
+    // realpath: the daemon compares cwd strings, and /tmp may be a symlink on some machines.
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "qwen-bench-home-")));
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "qwen-bench-ws-")));
+    scratch.push(home, cwd);
+    const serve = await startServe({ daemon, cwd, env: benchEnv(home, model.url) });
+    running.push({ daemon, serve, session: await openSession(serve), turns: [] });
+  }
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    for (const run of running) {
+      const turn = await questionTurn(run.serve, run.session);
+      if (i >= WARMUP) run.turns.push(turn);
+    }
+  }
+
+  console.log(
+    `vote latency, ${RUNS} turns each after ${WARMUP} warm-up, turns alternating between the daemons`,
+  );
+  const stats = (xs) => ({ median: median(xs), p90: percentile(xs, 90), p99: percentile(xs, 99) });
+  const rows = [
+    ["vote POST -> HTTP 200", (t) => t.voteToHttp200],
+    ["vote POST -> permission_resolved frame", (t) => t.voteToResolved],
+  ];
+  for (const [what, pick] of rows) {
+    console.log(`\n${what}`);
+    const measured = running.map((run) => ({ name: run.daemon.name, ...stats(run.turns.map(pick)) }));
+    for (const m of measured)
+      console.log(
+        `  ${m.name.padEnd(40)} median ${fmtMs(m.median).padStart(9)}   p90 ${fmtMs(m.p90).padStart(9)}   p99 ${fmtMs(m.p99).padStart(9)}`,
+      );
+    const [ours, reference] = measured;
+    if (reference !== undefined)
+      console.log(
+        `  ours / reference: median ${(ours.median / reference.median).toFixed(2)}x, p99 ${(ours.p99 / reference.p99).toFixed(2)}x (target <= 1.00x)`,
+      );
+  }
+} finally {
+  for (const run of running) {
+    run.session.events.close();
+    await run.serve.stop();
+  }
+  await model.close();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+}
