@@ -63,9 +63,10 @@ export function replayUpdates(records: readonly TranscriptRecord[], options: Rep
         updates.push(toolCallStarted({ callId, name, args, description, status: "in_progress" }));
       } else if (typeof part.text === "string" && part.text.length > 0) {
         if (record.message.role === "model") {
-          updates.push(textChunk(part.thought ? "agent_thought_chunk" : "agent_message_chunk", part.text));
+          const kind = part.thought ? "agent_thought_chunk" : "agent_message_chunk";
+          updates.push(textChunk(kind, part.text, record.uuid));
         } else if (record.type === "user" && !part.thought) {
-          updates.push(textChunk("user_message_chunk", part.text));
+          updates.push(textChunk("user_message_chunk", part.text, record.uuid));
         }
       }
     }

@@ -16,11 +16,12 @@ import { clientFileSystem } from "./client-file-system.js";
 import type { ClientServices } from "./client-services.js";
 import { clientTerminalRunner } from "./client-terminal.js";
 import { askByElicitation } from "./elicitation.js";
-import { eventToUpdate } from "./events.js";
+import { eventToUpdate, type TurnEvent } from "./events.js";
 import type { Logger } from "./logger.js";
 import { askClient, buildPermissionRequest } from "./permissions.js";
 import { askByChoices } from "./question-choices.js";
 import type { RuntimeSession, SessionHooks, ToolBackends } from "./runtime.js";
+import { SessionUsage } from "./usage.js";
 
 export interface AcpSessionDeps {
   sessionId: string;
@@ -59,10 +60,15 @@ export class AcpSession {
 
   /** Tool calls whose command runs in a client terminal: their updates keep showing that terminal. */
   private readonly terminals = new Map<string, string>();
+  /** Token counts over this session's model requests (in this process). */
+  private readonly usage = new SessionUsage();
 
   /** The hooks core's session reports to; they stay valid across a reload of the core session. */
   readonly hooks: SessionHooks = {
-    onEvent: (event: AgentEvent) => this.send(eventToUpdate(event, this.terminalOf(event))),
+    onEvent: (event: AgentEvent) =>
+      this.send(
+        event.type === "usage" ? this.usage.add(event.usage) : eventToUpdate(event, this.terminalOf(event)),
+      ),
     confirm: (request, signal) => this.confirm(request, signal),
     beforeExecute: (call, ctx) => this.deps.beforeExecute(call, ctx),
   };
@@ -219,7 +225,7 @@ export class AcpSession {
   }
 
   /** The terminal a call ran in, for its updates; forgotten once the call has finished. */
-  private terminalOf(event: AgentEvent): string | undefined {
+  private terminalOf(event: TurnEvent): string | undefined {
     if (event.type !== "tool_call_update") return undefined;
     const terminalId = this.terminals.get(event.callId);
     if (event.status === "completed" || event.status === "failed") this.terminals.delete(event.callId);

@@ -12,6 +12,13 @@ import { type ChildWorld, openChildWorld, text } from "./testing/child-world.js"
 
 function model(request: OpenAIChatRequest): FakeReply {
   if (messageText(lastMessage(request)) === "stall") return reply.stall({ text: "thinking..." });
+  if (messageText(lastMessage(request)).startsWith("count")) {
+    const tokens = request.messages.length * 100;
+    return reply.text("counted", {
+      reasoning: "hmm",
+      usage: { prompt_tokens: tokens, completion_tokens: 7, total_tokens: tokens + 7 },
+    });
+  }
   return reply.text(`echo: ${messageText(lastMessage(request))}`);
 }
 
@@ -146,6 +153,63 @@ describe("session/set_config_option", () => {
         value: "plan",
       }),
     ).rejects.toMatchObject({ code: -32002 });
+  });
+});
+
+describe("usage and message ids", () => {
+  it("sends usage_update after each model request: the context used now, the session's counts added up", async () => {
+    const { sessionId } = await newSession();
+    await child.agent.request("session/prompt", { sessionId, prompt: text("count one") });
+    await child.agent.request("session/prompt", { sessionId, prompt: text("count two") });
+    const usage = child
+      .updatesFor(sessionId)
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "usage_update");
+    // The first request sends the user message (100 tokens here), the second three messages (300).
+    expect(usage).toEqual([
+      {
+        sessionUpdate: "usage_update",
+        used: 107,
+        size: 131_072,
+        _meta: { "qwen.sessionUsage": { inputTokens: 100, outputTokens: 7, totalTokens: 107 } },
+      },
+      {
+        sessionUpdate: "usage_update",
+        used: 307,
+        size: 131_072,
+        _meta: { "qwen.sessionUsage": { inputTokens: 400, outputTokens: 14, totalTokens: 414 } },
+      },
+    ]);
+  });
+
+  it("names each reply with a message id, the same live and in a replay; replayed user messages have theirs", async () => {
+    const { sessionId } = await newSession();
+    await child.agent.request("session/prompt", { sessionId, prompt: text("count me") });
+    await child.agent.request("session/prompt", { sessionId, prompt: text("count me again") });
+    const chunks = (kind: string) =>
+      child
+        .updatesFor(sessionId)
+        .map((n) => n.update)
+        .filter((u) => u.sessionUpdate === kind) as { messageId?: string | null }[];
+    const live = chunks("agent_message_chunk").map((c) => c.messageId);
+    const liveThought = chunks("agent_thought_chunk").map((c) => c.messageId);
+    const replies = [...new Set(live)];
+    // Two replies, each streamed in several chunks that share one id; a reply's thought shares it too.
+    expect(replies).toHaveLength(2);
+    for (const id of replies) expect(id).toEqual(expect.any(String));
+    expect([...new Set(liveThought)]).toEqual(replies);
+
+    const before = child.updatesFor(sessionId).length;
+    await child.agent.request("session/load", { sessionId, cwd: world.workspace, mcpServers: [] });
+    const replay = child
+      .updatesFor(sessionId)
+      .slice(before)
+      .map((n) => n.update) as { sessionUpdate: string; messageId?: string | null }[];
+    const ids = (kind: string) => replay.filter((u) => u.sessionUpdate === kind).map((u) => u.messageId);
+    expect(ids("agent_message_chunk")).toEqual(replies);
+    const users = ids("user_message_chunk");
+    expect(users).toHaveLength(2);
+    expect(new Set([...users, ...replies]).size).toBe(4);
   });
 });
 

@@ -5,11 +5,13 @@ import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from "@
 import type { ToolCallDescription } from "@qwen-daemon/core";
 import { toolCallMeta } from "@qwen-daemon/core/protocol";
 
+/** `messageId`: the uuid of the transcript record the text belongs to, live and in a replay alike. */
 export function textChunk(
   kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk",
   text: string,
+  messageId: string,
 ): SessionUpdate {
-  return { sessionUpdate: kind, content: { type: "text", text } };
+  return { sessionUpdate: kind, content: { type: "text", text }, messageId };
 }
 
 export interface ToolCallStart {

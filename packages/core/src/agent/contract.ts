@@ -1,13 +1,18 @@
 // What the turn loop reports and asks of its host (the ACP child, or a headless CLI run).
 // The host maps AgentEvents to ACP session/update notifications and answers confirmations.
 import type { FunctionCall } from "../content.js";
+import type { Usage } from "../model/provider.js";
 import type { ConfirmationKind, ToolCallDescription, ToolContext } from "../tools/tool.js";
 
 export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
 
 export type AgentEvent =
-  | { type: "model_text"; text: string }
-  | { type: "thought"; text: string }
+  /**
+   * Streamed text of one model reply. `messageId` names the reply: it is the uuid of the assistant record the
+   * reply is written as, so a replay of the transcript names it the same.
+   */
+  | { type: "model_text"; text: string; messageId: string }
+  | { type: "thought"; text: string; messageId: string }
   | {
       type: "tool_call";
       callId: string;
@@ -16,7 +21,9 @@ export type AgentEvent =
       description: ToolCallDescription;
       status: ToolCallStatus;
     }
-  | { type: "tool_call_update"; callId: string; status: ToolCallStatus; output?: string; error?: string };
+  | { type: "tool_call_update"; callId: string; status: ToolCallStatus; output?: string; error?: string }
+  /** The provider's token counts for one model request, when it sent them. */
+  | { type: "usage"; usage: Usage };
 
 /** A request to confirm one call. For `user_question` the host collects answers keyed "0", "1", ... */
 export interface ConfirmationRequest {

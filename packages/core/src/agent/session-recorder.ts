@@ -33,10 +33,11 @@ export function sessionRecorder(
   };
   return {
     user: (message) => keep(() => t.appendUser(message, { promptId })),
-    assistant: (message) =>
+    assistant: (message, uuid) =>
       keep(() =>
         t.appendAssistant(message, {
           model,
+          ...(uuid === undefined ? {} : { uuid }),
           ...(recordStarts && message.parts.some((p) => p.functionCall)
             ? { toolStarts: "recorded" as const }
             : {}),

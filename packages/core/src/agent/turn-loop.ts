@@ -9,6 +9,7 @@
 // waiting for confirmation in an ordinary prompt records the cancelled-before-execution text), the max-turns guard
 // (max_turn_requests). A ModelError that is not an abort ends the turn by propagating, after the
 // turn_result record notes it, so the host can report it (turn_error).
+import { randomUUID } from "node:crypto";
 import type { Content, FunctionCall, Part } from "../content.js";
 import { ModelError, type ModelProvider } from "../model/provider.js";
 import type { ApprovalMode, ConfirmationKind } from "../tools/tool.js";
@@ -100,6 +101,8 @@ export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOut
 
     modelRequests++;
     const reply = new ModelReply();
+    // The reply's message id, and the uuid of the record it is written as (a replay names it the same).
+    const messageId = randomUUID();
     try {
       const events = deps.provider.generate({
         ...(deps.systemInstruction === undefined ? {} : { systemInstruction: deps.systemInstruction }),
@@ -110,32 +113,33 @@ export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOut
       for await (const event of events) {
         if (signal.aborted) break;
         reply.add(event);
-        if (event.type === "text") deps.onEvent({ type: "model_text", text: event.text });
-        else if (event.type === "thought") deps.onEvent({ type: "thought", text: event.text });
+        if (event.type === "text") deps.onEvent({ type: "model_text", text: event.text, messageId });
+        else if (event.type === "thought") deps.onEvent({ type: "thought", text: event.text, messageId });
+        else if (event.type === "finish" && event.usage) deps.onEvent({ type: "usage", usage: event.usage });
       }
     } catch (error) {
       // What was streamed has been shown, so it is kept; calls from a reply that did not finish are not.
-      await recordReply(deps, reply.content({ withCalls: false }));
+      await recordReply(deps, reply.content({ withCalls: false }), messageId);
       if (signal.aborted) return finish("cancelled");
       await deps.recorder.turnResult({ modelRequests, error: describeError(error) });
       throw error;
     }
     if (signal.aborted) {
-      await recordReply(deps, reply.content({ withCalls: false }));
+      await recordReply(deps, reply.content({ withCalls: false }), messageId);
       return finish("cancelled");
     }
 
     // Durable before any confirmation: a crash while a question waits leaves exactly this record last.
-    await recordReply(deps, reply.content({ withCalls: true }));
+    await recordReply(deps, reply.content({ withCalls: true }), messageId);
     if (reply.calls.length === 0) return finish(stopReasonOf(reply));
     pending = reply.calls;
   }
 }
 
-async function recordReply(deps: TurnDeps, content: Content | undefined): Promise<void> {
+async function recordReply(deps: TurnDeps, content: Content | undefined, messageId: string): Promise<void> {
   if (!content) return;
   deps.chat.append(content);
-  await deps.recorder.assistant(content);
+  await deps.recorder.assistant(content, messageId);
 }
 
 function stopReasonOf(reply: ModelReply): StopReason {

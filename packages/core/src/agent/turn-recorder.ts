@@ -19,8 +19,8 @@ export interface TurnResultData {
 export interface TurnRecorder {
   /** A user message (durable). */
   user(message: Content): Promise<void>;
-  /** A model reply (durable). */
-  assistant(message: Content): Promise<void>;
+  /** A model reply (durable); `uuid`: the record's uuid, the reply's message id (see AgentEvent). */
+  assistant(message: Content, uuid?: string): Promise<void>;
   /** One call's result; `message` is a user entry holding its functionResponse (durable). */
   toolResult(message: Content, result: ToolCallResult): Promise<void>;
   turnResult(data: TurnResultData): Promise<void>;

@@ -136,3 +136,9 @@ export function toolCallQuestions(toolCall: Readonly<Record<string, unknown>>): 
  */
 export const QUESTION_ANSWERS_CAPABILITY_META_KEY = "qwen.daemon.questionAnswers";
 export const RESTORE_PROMPT_CAPABILITY_META_KEY = "qwen.daemon.restorePrompt";
+
+/**
+ * `_meta` of a `usage_update` (session/update): the provider's token counts added up over the session's model
+ * requests in this agent process, `{inputTokens, outputTokens, totalTokens}`.
+ */
+export const SESSION_USAGE_META_KEY = "qwen.sessionUsage";

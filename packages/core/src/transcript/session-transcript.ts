@@ -95,12 +95,13 @@ export class SessionTranscript {
     return this.write(UserRecord, record, "user", true);
   }
 
+  /** `uuid`: the record's own, when the caller named the reply before it was written (its message id). */
   appendAssistant(
     message: Content,
-    options: { model?: string; toolStarts?: "recorded" } = {},
+    options: { model?: string; toolStarts?: "recorded"; uuid?: string } = {},
   ): Promise<AssistantRecord> {
     const record = {
-      ...this.base(),
+      ...this.base(options.uuid),
       type: "assistant" as const,
       message,
       ...(options.model === undefined ? {} : { model: options.model }),
@@ -139,9 +140,9 @@ export class SessionTranscript {
     return this.log.close();
   }
 
-  private base() {
+  private base(uuid?: string) {
     return {
-      uuid: this.newUuid(),
+      uuid: uuid ?? this.newUuid(),
       parentUuid: this.lastUuid,
       sessionId: this.sessionId,
       timestamp: this.now().toISOString(),
