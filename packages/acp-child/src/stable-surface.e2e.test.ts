@@ -59,12 +59,19 @@ afterAll(async () => {
 const newSession = async () => child.agent.request("session/new", { cwd: world.workspace, mcpServers: [] });
 
 describe("initialize", () => {
-  it("advertises delete beside list, resume and close", () => {
-    expect(child.initialized.agentCapabilities?.sessionCapabilities).toEqual({
-      list: {},
-      resume: {},
-      close: {},
-      delete: {},
+  it("advertises exactly what the agent serves: load, list, resume, close, delete, embedded context, HTTP MCP", () => {
+    expect(child.initialized).toEqual({
+      protocolVersion: 1,
+      agentInfo: { name: expect.any(String), version: expect.any(String) },
+      authMethods: [],
+      agentCapabilities: {
+        loadSession: true,
+        // Images and audio are named in the message, not sent to the model; SSE MCP servers are skipped.
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: false },
+        // No additionalDirectories: a session has one workspace.
+        sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+      },
     });
   });
 });
