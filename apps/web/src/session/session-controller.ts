@@ -10,7 +10,6 @@ import type { QueuedMessage } from "../conversation/queued-prompts.js";
 import type { TimelineItem } from "../conversation/timeline.js";
 import type { PermissionOption, Selection } from "../interactions/answers.js";
 import type { Interaction } from "../interactions/interaction.js";
-import { ApiError } from "../net/api.js";
 import { describe, isUnauthorized, isUnreachable } from "../net/api-errors.js";
 import type { DaemonEvent } from "../net/daemon-event.js";
 import type { EventStream } from "../net/event-stream.js";
@@ -34,6 +33,7 @@ import {
   sendVote,
   withdrawPrompt,
 } from "./session-actions.js";
+import { type AdminHost, deleteSession, renameSession, setSessionOption } from "./session-admin.js";
 import { type RestoreHint, SessionModel } from "./session-model.js";
 import { replayFrames, SessionRecovery } from "./session-recovery.js";
 import { agentTitleOf, configOptionsOf } from "./session-updates.js";
@@ -224,43 +224,22 @@ export class SessionController {
 
   /** Names the open session (the daemon keeps the name); true when it did. */
   async rename(name: string): Promise<boolean> {
-    const sessionId = this.#sessionId;
-    if (!sessionId || !this.canAct) return false;
-    try {
-      const res = await callRoute(this.#deps.api, "renameSession", {
-        params: { id: sessionId },
-        body: { name },
-        clientId: this.#clientId,
-      });
-      // A person's name outranks the agent's title from now on.
-      this.#agentTitle = undefined;
-      this.setTitle(res.displayName);
-      this.#listeners.emit({ type: "list-changed" });
-      return true;
-    } catch (error) {
-      this.#failed(error, `Could not rename the session: ${describe(error)}`);
-      return false;
-    }
+    const displayName = await renameSession(this.#adminHost(), name);
+    if (displayName === undefined) return false;
+    // A person's name outranks the agent's title from now on.
+    this.#agentTitle = undefined;
+    this.setTitle(displayName);
+    this.#listeners.emit({ type: "list-changed" });
+    return true;
   }
 
   /** Sets one of the session's options (`model`, `mode`) through the daemon; true when it did. */
   async setConfig(configId: string, value: string): Promise<boolean> {
     const sessionId = this.#sessionId;
-    if (!sessionId || !this.canAct) return false;
-    try {
-      const res = await callRoute(this.#deps.api, "setConfig", {
-        params: { id: sessionId },
-        body: { configId, value },
-        clientId: this.#clientId,
-      });
-      if (this.#sessionId === sessionId) this.#configOptions = res.configOptions;
-      this.#listeners.emit({ type: "status" });
-      return true;
-    } catch (error) {
-      this.#failed(error, `Could not change the ${configId}: ${describe(error)}`);
-      this.#listeners.emit({ type: "status" });
-      return false;
-    }
+    const options = await setSessionOption(this.#adminHost(), configId, value);
+    if (options !== undefined && this.#sessionId === sessionId) this.#configOptions = options;
+    this.#listeners.emit({ type: "status" });
+    return options !== undefined;
   }
 
   /** The open session can be deleted now: one is open and the daemon is there to delete it. */
@@ -269,28 +248,26 @@ export class SessionController {
   }
 
   /**
-   * Deletes the open session for good (`DELETE /session/:id?purge=true`: its transcript and journals go);
-   * the page then has no session open. Resolves with the deleted id, or undefined when it was not deleted.
+   * Deletes the open session for good (its transcript and journals go); the page then has no session open.
+   * Resolves with the deleted id, or undefined when it was not deleted.
    */
   async deleteSession(): Promise<string | undefined> {
     const sessionId = this.#sessionId;
-    if (!sessionId || !this.canDelete) return undefined;
-    try {
-      await callRoute(this.#deps.api, "closeSession", {
-        params: { id: sessionId },
-        query: { purge: "true" },
-        clientId: this.#clientId,
-      });
-    } catch (error) {
-      // Already gone (deleted from another page): what the person wanted is done.
-      if (!(error instanceof ApiError && error.status === 404)) {
-        this.#failed(error, `Could not delete the session: ${describe(error)}`);
-        return undefined;
-      }
-    }
+    if (!sessionId || !(await deleteSession(this.#adminHost()))) return undefined;
     if (this.#sessionId === sessionId) this.#closeView();
     this.#listeners.emit({ type: "list-changed" });
     return sessionId;
+  }
+
+  #adminHost(): AdminHost {
+    return {
+      api: this.#deps.api,
+      sessionId: this.#sessionId,
+      clientId: this.#clientId,
+      canAct: this.canAct,
+      canDelete: this.canDelete,
+      failed: (error, text) => this.#failed(error, text),
+    };
   }
 
   /** The banner's button: look for the daemon now (while it is away), or reload the session. */
