@@ -251,6 +251,10 @@ describe("answer links from notifications", () => {
     expect(again.html).toContain("Green; Border, Shadow, rounder corners");
     expect((await phone.tap(page, "GET")).html).toContain("This was already answered");
     expect(toolResults()).toHaveLength(1);
+
+    // The question the restore asked again is the one the phone has: it was not pushed a second time.
+    await second.kill9();
+    expect(phone.got.filter(waitingFor(asked.callId)).map((n) => n.restored)).toEqual([false]);
   }, 120_000);
 
   it("an approval tapped Allow once (twice at once) runs exactly once", async () => {

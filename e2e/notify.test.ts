@@ -10,7 +10,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { useE2eWorld } from "./harness/e2e-world.js";
 import { askQuestion } from "./harness/question-scenario.js";
-import { expectRestored, sendPrompt, submitAnswers, vote } from "./harness/session-api.js";
+import {
+  expectRestored,
+  sendPrompt,
+  submitAnswers,
+  vote,
+  waitForStatus,
+  waitingQuestion,
+} from "./harness/session-api.js";
 
 const world = useE2eWorld();
 
@@ -131,27 +138,33 @@ describe("qwen serve notifications", () => {
     await asked.events.close();
   }, 60_000);
 
-  it("a question asked again after a restart is told again with the same id, marked restored", async () => {
+  it("a question told before a restart is not told again when the restored daemon asks it again", async () => {
     const hook = await receiver();
     const args = ["--restore-ask-user-question", "--notify-webhook", hook.url];
     const first = await world.env.startDaemon(args);
     const asked = await askQuestion(first);
     await hook.until(1);
     // Delivery is at least once: a kill before the daemon noted the delivery would send it again; here it did.
-    await outboxHas(/"outcome":"delivered"/);
+    await outboxHas(/"op":"told"/);
     await asked.events.close();
     await first.kill9();
     const second = await world.env.startDaemon(args);
-    await expectRestored(second, "load", asked.sessionId, asked.clientId);
-    const [, again] = await hook.until(2);
-    expect(again!.body).toMatchObject({
-      id: `${asked.sessionId}:${asked.callId}`,
-      type: "question_waiting",
-      restored: true,
-      url: `${second.url}/#session=${asked.sessionId}`,
-    });
-    expect(again!.body.requestId).not.toBe(asked.requestId);
-    expect(hook.got).toHaveLength(2);
+    const { clientId } = await expectRestored(second, "load", asked.sessionId, asked.clientId);
+    const again = waitingQuestion(
+      await waitForStatus(second, asked.sessionId, (st) => st.isWaitingForUserQuestion),
+    );
+    expect(again.requestId).not.toBe(asked.requestId);
+    expect(
+      (await vote(second, asked.sessionId, again.requestId, clientId, submitAnswers({ "0": "Green" })))
+        .status,
+    ).toBe(200);
+    // The turn's end is told after anything planned before it (the outbox is written in order, and a
+    // delivery waits for its line): by then a second push of the question would have gone out.
+    await expect.poll(() => ofType(hook.got, "turn_completed").length, { timeout: 20_000 }).toBe(1);
+    expect(hook.got.map((r) => [r.body.type, r.body.id, r.body.restored])).toEqual([
+      ["question_waiting", `${asked.sessionId}:${asked.callId}`, false],
+      ["turn_completed", expect.stringContaining(`${asked.sessionId}:turn:`), false],
+    ]);
   }, 60_000);
 
   it("retries a receiver that fails, and a receiver that hangs never holds up a turn", async () => {

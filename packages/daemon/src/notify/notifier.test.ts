@@ -98,7 +98,7 @@ describe("Notifier", () => {
         ],
       }),
     ]);
-    expect(outbox.records.map((r) => r.op)).toEqual(["add", "close"]);
+    expect(outbox.records.map((r) => r.op)).toEqual(["add", "close", "told"]);
     expect(n.stats).toMatchObject({ open: 0, delivered: 1 });
   });
 
@@ -192,18 +192,19 @@ describe("Notifier", () => {
     expect(after.hook.got.map((e) => e.id)).toEqual(["s1:call_1"]);
   });
 
-  it("a question asked again after a restore is told again with the same id, marked restored", async () => {
+  it("a question asked again after a restore is not told again once delivered; one never told is, marked restored", async () => {
     const { n, clock, hook } = notifier();
     await n.start();
     n.observe(source, question("r1"));
     clock.advance(0);
     await settle();
     n.observe({ ...source, restored: true }, question("r2"));
+    n.observe({ ...source, restored: true }, question("r3", "call_2"));
     clock.advance(0);
     await settle();
     expect(hook.got.map((e) => [e.id, e.requestId, e.restored])).toEqual([
       ["s1:call_1", "r1", false],
-      ["s1:call_1", "r2", true],
+      ["s1:call_2", "r3", true],
     ]);
   });
 

@@ -66,11 +66,11 @@ export class Notifier {
   /** Takes back what the outbox held and starts delivering. */
   async start(): Promise<void> {
     try {
-      const { entries, corrupt } = await this.#options.outbox.load();
+      const { entries, corrupt, told } = await this.#options.outbox.load();
       if (corrupt > 0) this.#options.log(`qwen serve: notify outbox: skipped ${corrupt} unreadable line(s)`);
       if (entries.length > 0)
         this.#options.log(`qwen serve: notify outbox: ${entries.length} notification(s) to deliver`);
-      this.#persist(this.#planner.load(entries));
+      this.#persist(this.#planner.load(entries, told));
     } catch (error) {
       this.#options.log(`qwen serve: notify outbox could not be read, starting empty: ${reason(error)}`);
     }

@@ -18,7 +18,8 @@ function planner(options: Partial<ConstructorParameters<typeof NotifyPlanner>[0]
     ...options,
   });
 }
-const ops = (actions: PlanAction[]) => actions.map((a) => `${a.op}:${a.op === "add" ? a.entry.key : a.key}`);
+const ops = (actions: PlanAction[]) =>
+  actions.map((a) => `${a.op}:${a.op === "add" ? a.entry.key : a.op === "told" ? a.id : a.key}`);
 
 describe("NotifyPlanner", () => {
   it("makes one entry per receiver; a waiting question is due after the delay, a turn's end at once", () => {
@@ -51,7 +52,10 @@ describe("NotifyPlanner", () => {
     p.notify(waiting("s1:call_2", "r2"), 0);
     p.takeDue(1000);
     expect(p.resolved("s1", "r2")).toEqual([]);
-    expect(p.delivered("k3")).toEqual([{ op: "close", key: "k3", outcome: "delivered" }]);
+    expect(p.delivered("k3")).toEqual([
+      { op: "close", key: "k3", outcome: "delivered" },
+      { op: "told", id: "s1:call_2" },
+    ]);
   });
 
   it("the same question asked again (a restore) replaces what was still pending, keeping its id", () => {
@@ -61,6 +65,29 @@ describe("NotifyPlanner", () => {
     expect(ops(again)).toEqual(["close:k1", "add:k2"]);
     const [entry] = p.takeDue(1500);
     expect(entry?.event).toMatchObject({ id: "s1:call_1", requestId: "r-new", restored: true });
+  });
+
+  it("a question told before is not told again when a restore asks it again (also after a restart)", () => {
+    const p = planner({ senders: ["command", "webhook"], delayMs: 0 });
+    p.notify(waiting("s1:call_1", "r-old"), 0);
+    p.takeDue(0);
+    // Told once, however many receivers had it.
+    expect(ops([...p.delivered("k1"), ...p.delivered("k2")])).toEqual([
+      "close:k1",
+      "told:s1:call_1",
+      "close:k2",
+    ]);
+    expect(p.notify({ ...waiting("s1:call_1", "r-new"), restored: true }, 10)).toEqual([]);
+    // A new question, or one never delivered, is told.
+    expect(ops(p.notify({ ...waiting("s1:call_2", "r2"), restored: true }, 10))).toEqual([
+      "add:k3",
+      "add:k4",
+    ]);
+    expect(p.notify(turn, 10)).toHaveLength(2);
+
+    const restarted = planner({ senders: ["webhook"], delayMs: 0 });
+    restarted.load([], p.told);
+    expect(restarted.notify({ ...waiting("s1:call_1", "r-3"), restored: true }, 0)).toEqual([]);
   });
 
   it("retries a failed delivery with a growing pause, and gives up after the last attempt", () => {

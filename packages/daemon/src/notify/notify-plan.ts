@@ -22,7 +22,9 @@ export type CloseOutcome = "delivered" | "cancelled" | "superseded" | "failed" |
 export type PlanAction =
   | { op: "add"; entry: OutboxEntry }
   | { op: "retry"; key: string; attempts: number; dueAt: number }
-  | { op: "close"; key: string; outcome: CloseOutcome };
+  | { op: "close"; key: string; outcome: CloseOutcome }
+  /** A waiting question or approval (by its stable id) reached a receiver: asked again, it is not told again. */
+  | { op: "told"; id: string };
 
 export type PlannerOptions = {
   senders: readonly string[];
@@ -39,6 +41,8 @@ export type PlannerOptions = {
 
 export const DEFAULT_MAX_ATTEMPTS = 8;
 export const DEFAULT_MAX_OPEN = 1000;
+/** Ids of questions and approvals told, kept (the newest) so a restart's re-ask is not pushed twice. */
+export const MAX_TOLD = 1000;
 /** 1 s, 2 s, 4 s … capped at 60 s: about four minutes over eight attempts. */
 export const defaultBackoffMs = (attempt: number): number => Math.min(60_000, 1000 * 2 ** (attempt - 1));
 
@@ -49,6 +53,8 @@ export class NotifyPlanner {
   /** Open entries in the order they were added (oldest first). */
   readonly #open = new Map<string, OutboxEntry>();
   readonly #inFlight = new Set<string>();
+  /** Stable ids of waiting questions and approvals delivered to a receiver, oldest first. */
+  readonly #told = new Set<string>();
 
   constructor(options: PlannerOptions) {
     this.#options = {
@@ -63,8 +69,12 @@ export class NotifyPlanner {
     return [...this.#open.values()];
   }
 
-  /** The entries the outbox held at start: still due (at once, if their time passed while we were down). */
-  load(entries: readonly OutboxEntry[]): PlanAction[] {
+  /**
+   * The entries the outbox held at start: still due (at once, if their time passed while we were down);
+   * `told`: the questions and approvals delivered before.
+   */
+  load(entries: readonly OutboxEntry[], told: readonly string[] = []): PlanAction[] {
+    for (const id of told) this.#remember(id);
     const actions: PlanAction[] = [];
     for (const entry of entries) {
       if (!this.#options.senders.includes(entry.sender)) {
@@ -77,10 +87,15 @@ export class NotifyPlanner {
     return [...actions, ...this.#bound()];
   }
 
-  /** A new event to tell: one entry per receiver. A question asked again replaces what was still pending. */
+  /**
+   * A new event to tell: one entry per receiver. A question asked again replaces what was still pending; asked
+   * again by a restore after it was delivered, it is not told again (the person has it, and its answer links
+   * name it by its tool call, so they still work).
+   */
   notify(event: NotifyEvent, now: number): PlanAction[] {
     const actions: PlanAction[] = [];
     const waiting = WAITING.has(event.type);
+    if (waiting && event.restored && this.#told.has(event.id)) return [];
     for (const entry of [...this.#open.values()]) {
       if (entry.event.id === event.id && !this.#inFlight.has(entry.key)) {
         this.#open.delete(entry.key);
@@ -132,8 +147,30 @@ export class NotifyPlanner {
 
   delivered(key: string): PlanAction[] {
     this.#inFlight.delete(key);
-    if (!this.#open.delete(key)) return [];
-    return [{ op: "close", key, outcome: "delivered" }];
+    const entry = this.#open.get(key);
+    if (!entry) return [];
+    this.#open.delete(key);
+    const actions: PlanAction[] = [{ op: "close", key, outcome: "delivered" }];
+    const { id, type } = entry.event;
+    if (WAITING.has(type) && !this.#told.has(id)) {
+      this.#remember(id);
+      actions.push({ op: "told", id });
+    }
+    return actions;
+  }
+
+  /** The told ids, oldest first (what a compacted outbox keeps). */
+  get told(): string[] {
+    return [...this.#told];
+  }
+
+  #remember(id: string): void {
+    this.#told.delete(id);
+    this.#told.add(id);
+    for (const oldest of this.#told) {
+      if (this.#told.size <= MAX_TOLD) break;
+      this.#told.delete(oldest);
+    }
   }
 
   failed(key: string, now: number): PlanAction[] {

@@ -36,13 +36,17 @@ describe("outbox", () => {
       '{"op":"add","entry":{"key":"c"', // torn by a crash
       "",
     ];
-    expect(foldOutbox(lines)).toEqual({ entries: [{ ...entry("b"), attempts: 2, dueAt: 9000 }], corrupt: 2 });
+    expect(foldOutbox(lines)).toEqual({
+      entries: [{ ...entry("b"), attempts: 2, dueAt: 9000 }],
+      corrupt: 2,
+      told: [],
+    });
   });
 
   it("keeps what is open across instances (a restart), compacts on load, and stays private", async () => {
     const h = home();
     const first = fileOutbox(h);
-    expect(await first.load()).toEqual({ entries: [], corrupt: 0 });
+    expect(await first.load()).toEqual({ entries: [], corrupt: 0, told: [] });
     await first.write([
       { op: "add", entry: entry("a") },
       { op: "add", entry: entry("b") },
@@ -61,6 +65,23 @@ describe("outbox", () => {
     await box.load();
     await box.write([{ op: "add", entry: entry("a") }]);
     writeFileSync(outboxPath(h), `${readFileSync(outboxPath(h), "utf8")}{"op":"add","ent`);
-    expect(await fileOutbox(h).load()).toEqual({ entries: [entry("a")], corrupt: 1 });
+    expect(await fileOutbox(h).load()).toEqual({ entries: [entry("a")], corrupt: 1, told: [] });
+  });
+
+  it("keeps the ids of questions told across a restart and its compaction", async () => {
+    const h = home();
+    const first = fileOutbox(h);
+    await first.load();
+    await first.write([{ op: "add", entry: entry("a") }]);
+    await first.write([
+      { op: "close", key: "a", outcome: "delivered" },
+      { op: "told", id: "s1:call_1" },
+    ]);
+    const second = await fileOutbox(h).load();
+    expect(second).toEqual({ entries: [], corrupt: 0, told: ["s1:call_1"] });
+    expect(readFileSync(outboxPath(h), "utf8").trim().split("\n")).toEqual([
+      JSON.stringify({ op: "told", id: "s1:call_1" }),
+    ]);
+    expect((await fileOutbox(h).load()).told).toEqual(["s1:call_1"]);
   });
 });

@@ -1,7 +1,9 @@
 // The durable outbox: notifications not delivered yet, so one that was due when the daemon crashed goes out
 // after it restarts (no boot scan of sessions). `$QWEN_HOME/notify/outbox.jsonl`, one JSON record per line:
-// `add` (fsynced before the notification counts as scheduled), `retry` and `close`. Loading folds the lines
-// into the open entries and rewrites the file with only those, so it stays small; a torn or foreign line is
+// `add` (fsynced before the notification counts as scheduled), `retry`, `close` and `told` (a waiting question
+// or approval was delivered: a restored daemon that asks it again does not tell it again). Loading folds the
+// lines into the open entries and the newest told ids and rewrites the file with only those, so it stays
+// small; a torn or foreign line is
 // skipped and counted. Delivery is at least once: a crash between a send and its `close` line sends again
 // (receivers deduplicate by the event's `id`). The file steps go through core's DurableFs: the `notify/`
 // folder, the file's name and the compaction's rename are durable on power loss, not only the lines.
@@ -10,7 +12,7 @@ import { join } from "node:path";
 import { DurableFs } from "@qwen-daemon/core";
 import { z } from "zod";
 import { NotifyEvent } from "./notify-event.js";
-import type { OutboxEntry, PlanAction } from "./notify-plan.js";
+import { MAX_TOLD, type OutboxEntry, type PlanAction } from "./notify-plan.js";
 
 const Entry = z.object({
   key: z.string().min(1),
@@ -27,10 +29,12 @@ export const OutboxRecord = z.discriminatedUnion("op", [
     key: z.string(),
     outcome: z.enum(["delivered", "cancelled", "superseded", "failed", "dropped"]),
   }),
+  z.object({ op: z.literal("told"), id: z.string().min(1) }),
 ]);
 export type OutboxRecord = z.infer<typeof OutboxRecord>;
 
-export type OutboxLoad = { entries: OutboxEntry[]; corrupt: number };
+/** `told`: the ids of questions and approvals delivered (newest MAX_TOLD), so a restart does not tell them again. */
+export type OutboxLoad = { entries: OutboxEntry[]; corrupt: number; told: string[] };
 
 export interface NotifyOutbox {
   /** The open entries (and compacts the store). */
@@ -42,6 +46,7 @@ export interface NotifyOutbox {
 /** The open entries a sequence of outbox lines leaves, in the order they were added. Pure. */
 export function foldOutbox(lines: readonly string[]): OutboxLoad {
   const open = new Map<string, OutboxEntry>();
+  const told = new Set<string>();
   let corrupt = 0;
   for (const line of lines) {
     if (line.trim() === "") continue;
@@ -59,12 +64,15 @@ export function foldOutbox(lines: readonly string[]): OutboxLoad {
     const record = parsed.data;
     if (record.op === "add") open.set(record.entry.key, record.entry);
     else if (record.op === "close") open.delete(record.key);
-    else {
+    else if (record.op === "told") {
+      told.delete(record.id);
+      told.add(record.id);
+    } else {
       const entry = open.get(record.key);
       if (entry) Object.assign(entry, { attempts: record.attempts, dueAt: record.dueAt });
     }
   }
-  return { entries: [...open.values()], corrupt };
+  return { entries: [...open.values()], corrupt, told: [...told].slice(-MAX_TOLD) };
 }
 
 export function outboxPath(qwenHome: string): string {
@@ -81,8 +89,11 @@ export function fileOutbox(qwenHome: string, fs: DurableFs = new DurableFs()): N
   let tail: Promise<void> = Promise.resolve();
   let appended = 0;
 
-  const rewrite = async (entries: readonly OutboxEntry[]) => {
-    const text = entries.map((entry) => `${JSON.stringify({ op: "add", entry })}\n`).join("");
+  const rewrite = async ({ entries, told }: Pick<OutboxLoad, "entries" | "told">) => {
+    const text = [
+      ...told.map((id) => `${JSON.stringify({ op: "told", id })}\n`),
+      ...entries.map((entry) => `${JSON.stringify({ op: "add", entry })}\n`),
+    ].join("");
     await fs.replaceFile(path, text, files);
     appended = 0;
   };
@@ -104,7 +115,7 @@ export function fileOutbox(qwenHome: string, fs: DurableFs = new DurableFs()): N
       durable: actions.some((a) => a.op === "add"),
     });
     appended += actions.length;
-    if (appended >= COMPACT_AFTER_LINES) await rewrite(foldOutbox(await readLines()).entries);
+    if (appended >= COMPACT_AFTER_LINES) await rewrite(foldOutbox(await readLines()));
   };
 
   // One write at a time, in order; a failed write is reported to its caller and does not stop the next.
@@ -121,7 +132,7 @@ export function fileOutbox(qwenHome: string, fs: DurableFs = new DurableFs()): N
     load: () =>
       serial(async () => {
         const folded = foldOutbox(await readLines());
-        await rewrite(folded.entries);
+        await rewrite(folded);
         return folded;
       }),
     write: (actions) => serial(() => append(actions)),
