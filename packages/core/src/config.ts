@@ -1,6 +1,6 @@
 // Per-process agent configuration. Built once from command-line flags by the entry point and handed to
 // the code that needs it (never read from a global).
-import type { RestoreKindName } from "./protocol/restore-kinds.js";
+import { effectiveRestoreSwitches, type RestoreKindName } from "./protocol/restore-kinds.js";
 import type { ApprovalMode } from "./tools/tool.js";
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ["default", "auto-edit", "yolo", "plan"];
@@ -94,12 +94,12 @@ function checkedApprovalMode(mode: ApprovalMode): ApprovalMode {
 }
 
 /**
- * The child-side restore switch: on only for an ACP run (`--acp`) that asked for it. A plain terminal
- * run has no channel to re-hang a question on, and skipping repair there would wedge the session.
+ * The child-side question switch: on only for an ACP run (`--acp`) that asked for it. The one gating rule of
+ * every restore kind is the table's (effectiveRestoreSwitches); this is its question row, by the seed's name.
  */
 export function restoreAskUserQuestionEnabled(argv: {
   acp: boolean;
   restoreAskUserQuestion: boolean;
 }): boolean {
-  return argv.acp === true && argv.restoreAskUserQuestion === true;
+  return effectiveRestoreSwitches(argv.acp === true, argv).restoreAskUserQuestion;
 }

@@ -1,13 +1,15 @@
 // The daemon's tunable options as plain data: name, `qwen serve` flag, type, default, limits and help.
 // This table is the one place they are written. The daemon's schema (options.ts) takes its bounds and
 // defaults from it, and the cli builds `qwen serve`'s flags, environment fallbacks and help text from it,
-// so a limit or a default cannot differ between the two. It imports only the permission policy table (plain
-// data too): the cli's fast path reads it before the socket is bound, when nothing heavy (zod, Hono) may load.
+// so a limit or a default cannot differ between the two. It imports only the permission policy table and the
+// restore-kind table (plain data too): the cli's fast path reads it before the socket is bound, when nothing
+// heavy (zod, Hono) may load.
 //
 // To add an option: one row here and one line in `DaemonOptions` (options.ts). `qwen serve` then has the
 // flag, its `QWEN_SERVE_<FLAG>` variable and its help, and passes the value through; the edge-value test
 // in the cli (serve-options.test.ts) walks it through both parsers.
 
+import { type RestoreKind, RestoreKinds } from "@qwen-daemon/core/restore-kinds";
 import {
   DEFAULT_PERMISSION_POLICY,
   PERMISSION_POLICIES,
@@ -15,6 +17,17 @@ import {
 } from "./permission/policies.js";
 
 export { PERMISSION_POLICIES } from "./permission/policies.js";
+
+/** A restore switch's option, from its row: off by default, and never from the environment (docs/restore.md). */
+function restoreSwitchSpec(kind: RestoreKind) {
+  return {
+    type: "bool",
+    flag: kind.flag.slice("--".length),
+    default: false,
+    noEnv: true,
+    description: kind.serveHelp,
+  } as const;
+}
 
 /** Node's timers fire at once for delays above this (2^31 - 1 ms, ~24.8 days), so no timeout may exceed it. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -263,22 +276,9 @@ export const DAEMON_OPTION_SPECS = {
     default: false,
     description: "Forward the LSP opt-in to the agent processes",
   },
-  restoreAskUserQuestion: {
-    type: "bool",
-    flag: "restore-ask-user-question",
-    default: false,
-    noEnv: true,
-    description:
-      "Ask a question again when a session whose question was left unanswered is loaded or resumed",
-  },
-  restorePendingApprovals: {
-    type: "bool",
-    flag: "restore-pending-approvals",
-    default: false,
-    noEnv: true,
-    description:
-      "Ask a tool approval (command, edit, MCP tool) again when a session whose approval was left unanswered is loaded or resumed; a tool that had started is never run again",
-  },
+  // The restore switches: flag and help are their rows' in the restore-kind table.
+  restoreAskUserQuestion: restoreSwitchSpec(RestoreKinds.question),
+  restorePendingApprovals: restoreSwitchSpec(RestoreKinds.approvals),
   notifyCommand: {
     type: "string",
     flag: "notify-command",
