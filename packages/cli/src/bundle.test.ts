@@ -14,9 +14,9 @@ type Output = {
 };
 
 let out: string;
-/** The files of core's tools and MCP folders the daemon may load: names, restore classes, the question's shape. */
+/** The files of core's tools and MCP folders the daemon may load: names, (their restore classes are declared beside the names), the question's shape. */
 const toolContracts =
-  /core\/src\/(tools\/(tool-names|restore-class|ask-user-question-params|ask-user-question-result)|mcp\/tool-name)\.ts$/;
+  /core\/src\/(tools\/(tool-names|ask-user-question-params|ask-user-question-result)|mcp\/tool-name)\.ts$/;
 let outputs: Map<string, Output>;
 /** The hot CommonJS bundles (dist/hot/*.cjs), one file each: what `qwen serve` and `qwen --acp` run. */
 let hot: Map<string, Output>;

@@ -24,6 +24,7 @@ describe("history public API", () => {
         "repairOrphanedToolCallsWithReport",
         "restorableAskUserQuestionCallIds",
         "restoreActsOn",
+        "restoreClassOfToolName",
         "syntheticToolResponsePart",
       ].sort(),
     );

@@ -5,3 +5,4 @@ export * from "./pending-approval-restore.js";
 export * from "./pending-on-disk.js";
 export * from "./restore-tail.js";
 export * from "./session-recovery.js";
+export * from "./tool-restore-class.js";

@@ -15,8 +15,8 @@
 import type { Content, FunctionCall, Part } from "../content.js";
 import type { PendingOnDiskKind } from "../protocol/sessions.js";
 import { parseAskUserQuestionParams } from "../tools/ask-user-question-params.js";
-import { restoreClassOfToolName } from "../tools/restore-class.js";
 import { TOOL_STARTED_SUBTYPE, ToolStartedData, type TranscriptRecord } from "../transcript/records.js";
+import { restoreClassOfToolName } from "./tool-restore-class.js";
 
 /**
  * What waits for a person: a question, or an approval to run a command, edit a file or call an MCP tool (the
@@ -26,7 +26,7 @@ export type PendingInteractionKind = PendingOnDiskKind;
 export type PendingApprovalKind = Exclude<PendingInteractionKind, "user_question">;
 
 /**
- * The kind of interaction a call of tool `name` needs: the restore class its tool declares (tools/restore-class.ts,
+ * The kind of interaction a call of tool `name` needs: the restore class its tool declares (history/tool-restore-class.ts,
  * read off the name since the daemon lists sessions without any tool registry); undefined for tools that need
  * none (read-only ones) and for names no tool here has.
  */

@@ -10,7 +10,6 @@ export * from "./grep.js";
 export * from "./list-directory.js";
 export * from "./read-file.js";
 export * from "./registry.js";
-export * from "./restore-class.js";
 export * from "./shell.js";
 export * from "./tool.js";
 export * from "./tool-names.js";

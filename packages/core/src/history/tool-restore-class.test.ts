@@ -3,10 +3,10 @@ import type { McpConnection } from "../mcp/connection.js";
 import { createMcpTool } from "../mcp/mcp-tool.js";
 import { mcpToolName } from "../mcp/tool-name.js";
 import { RESTORE_KINDS } from "../protocol/restore-kinds.js";
-import { createAskUserQuestionTool } from "./ask-user-question.js";
-import { createBuiltinTools } from "./registry.js";
-import { restoreClassOfToolName } from "./restore-class.js";
-import type { Tool } from "./tool.js";
+import { createAskUserQuestionTool } from "../tools/ask-user-question.js";
+import { createBuiltinTools } from "../tools/registry.js";
+import type { Tool } from "../tools/tool.js";
+import { restoreClassOfToolName } from "./tool-restore-class.js";
 
 const builtins = createBuiltinTools({
   includeAskUserQuestion: true,

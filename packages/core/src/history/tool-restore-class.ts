@@ -4,8 +4,8 @@
 // definitions take theirs from, and every MCP tool's is the one the MCP adapter declares, recognised by the
 // name the adapter gives it.
 import { isMcpToolName, MCP_TOOL_RESTORE_CLASS } from "../mcp/tool-name.js";
-import type { ToolRestoreClass } from "./tool.js";
-import { BUILTIN_RESTORE_CLASS } from "./tool-names.js";
+import type { ToolRestoreClass } from "../tools/tool.js";
+import { BUILTIN_RESTORE_CLASS } from "../tools/tool-names.js";
 
 const builtin: ReadonlyMap<string, ToolRestoreClass> = new Map(Object.entries(BUILTIN_RESTORE_CLASS));
 
