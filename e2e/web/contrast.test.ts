@@ -135,6 +135,13 @@ describe("web client contrast", () => {
     await agentSays(page, "Noted:");
     await page.locator("#log li.tool").last().locator("summary").click();
     await check("conversation");
+    // The question before a delete (nothing is deleted: Keep it).
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this session?" });
+    await dialog.waitFor();
+    await check("delete confirmation");
+    await dialog.getByRole("button", { name: "Keep it" }).click();
+    await dialog.waitFor({ state: "hidden" });
 
     await daemon.kill9();
     await page.locator("#banner").waitFor();
