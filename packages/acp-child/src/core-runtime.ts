@@ -17,12 +17,14 @@ import {
   type ModelCatalog,
   type ModelProvider,
   openSessionStorage,
+  openStorageFromEnv,
   readSessionTranscript,
   resolveModelConfig,
   resolveQwenHome,
   type SessionLogKind,
   type SessionStorage,
   SessionTranscript,
+  STORAGE_ENV,
   singleModelCatalog,
   ToolRegistry,
   TranscriptNotFoundError,
@@ -54,7 +56,16 @@ export function createCoreRuntime({
   storage: givenStorage,
 }: CoreRuntimeOptions): AgentRuntime {
   const qwenHome = resolveQwenHome(env as NodeJS.ProcessEnv);
-  const storage = givenStorage ?? openSessionStorage(qwenHome, durableFsFromEnv(env));
+  // The daemon's storage (URL and owner, from the environment it gave this process) or `--storage`; without
+  // either, JSONL under QWEN_HOME as always.
+  const chosen =
+    givenStorage === undefined && (options.storage !== undefined || env[STORAGE_ENV.url] !== undefined)
+      ? openStorageFromEnv(env, qwenHome, {
+          ...(options.storage !== undefined ? { url: options.storage } : {}),
+          onError: (error) => log.warn(`session storage: ${error.message}`),
+        })
+      : undefined;
+  const storage = givenStorage ?? chosen ?? openSessionStorage(qwenHome, durableFsFromEnv(env));
   const catalog: ModelCatalog = given
     ? singleModelCatalog(given)
     : createModelCatalog(resolveModelConfig({ env, qwenHome }), env, {
@@ -164,7 +175,9 @@ export function createCoreRuntime({
       // No ctx on purpose: a replayed edit must not be diffed against today's file content.
       return describer.get(name)?.describe(args) ?? fallbackDescription(name, args);
     },
-    async close() {},
+    async close() {
+      await chosen?.close();
+    },
   };
 }
 

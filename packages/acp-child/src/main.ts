@@ -2,6 +2,7 @@
 // stdout carries protocol frames only; every diagnostic goes to the injected logger (stderr by default).
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { STORAGE_ENV } from "@qwen-daemon/core";
 import pkg from "../package.json" with { type: "json" };
 import { createAcpAgent } from "./agent.js";
 import { createCoreRuntime } from "./core-runtime.js";
@@ -74,9 +75,12 @@ export async function runAcpAgent(run: RunAcpAgentOptions): Promise<void> {
 export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
   const log = run.log ?? stderrLogger();
   const options = resolveOptions(run);
-  const env = run.env ?? process.env;
+  // A copy: the storage variables are read from it below after they left process.env.
+  const env = { ...(run.env ?? process.env) };
   const privateParent = readPrivateParentEnv(env);
   scrubPrivateParentEnv(process.env);
+  // The storage URL may hold the database password: tool subprocesses (shell commands) never inherit it.
+  for (const name of Object.values(STORAGE_ENV)) delete process.env[name];
   if (privateParent.guardRequired && privateParent.capability === undefined)
     log.warn("external tool guard requested without a parent capability: ignored (no ack will be sent)");
   const runtime = run.runtime ?? createCoreRuntime({ env, options, log });

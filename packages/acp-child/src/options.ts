@@ -10,6 +10,11 @@ export interface AcpChildOptions {
   restorePendingApprovals: boolean;
   /** Accepted and forwarded by the daemon; this child has no LSP features yet, so it only records it. */
   experimentalLsp: boolean;
+  /**
+   * `--storage <url>` (docs/storage.md): where sessions are stored when no daemon says so through the
+   * environment (QWEN_STORAGE_URL, which a daemon sets for its agents). Default: JSONL under QWEN_HOME.
+   */
+  storage?: string;
 }
 
 export const DEFAULT_ACP_CHILD_OPTIONS: AcpChildOptions = {

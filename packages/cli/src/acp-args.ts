@@ -11,6 +11,8 @@ import {
 export interface AgentModeFlags extends RestoreSwitches {
   acp: boolean;
   experimentalLsp: boolean;
+  /** `--storage <url>` (docs/storage.md); a daemon passes its own through the environment instead. */
+  storage?: string;
 }
 
 export function effectiveRestoreAskUserQuestion(

@@ -57,7 +57,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the qwen bundle", () => {
-  it("resolves nothing at start but node builtins; commander and the MCP SDK are its only packages", () => {
+  it("resolves nothing at start but node builtins; commander, the MCP SDK and pg are its only packages", () => {
     const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
     const packages = new Set<string>();
     for (const name of readdirSync(out).filter((f) => f.endsWith(".js"))) {
@@ -68,10 +68,11 @@ describe("the qwen bundle", () => {
       // esbuild's stand-in for require() throws in ESM: a CommonJS dependency that requires a builtin broke here.
       expect(source(name)).not.toMatch(/__require\("/);
     }
-    expect([...packages].sort()).toEqual(["@modelcontextprotocol", "commander"]);
+    // pg is imported only when the storage is PostgreSQL (docs/storage.md).
+    expect([...packages].sort()).toEqual(["@modelcontextprotocol", "commander", "pg"]);
   });
 
-  it("builds each hot bundle as one CommonJS file that requires only node builtins and the MCP SDK", () => {
+  it("builds each hot bundle as one CommonJS file that requires only node builtins, the MCP SDK and pg", () => {
     expect([...hot.keys()].sort()).toEqual(
       Object.keys(HOT_ENTRIES)
         .map((name) => `${name}.cjs`)
@@ -83,7 +84,10 @@ describe("the qwen bundle", () => {
       for (const [, spec] of source(name).matchAll(/\brequire\("([^"]+)"\)/g)) {
         if (spec && !builtins.has(spec)) packages.add(spec.split("/")[0] as string);
       }
-      expect([...packages], name).toEqual(name === "hot/acp.cjs" ? ["@modelcontextprotocol"] : []);
+      // pg only inside the function that opens PostgreSQL storage, so a JSONL run never loads it.
+      expect([...packages].sort(), name).toEqual(
+        name === "hot/acp.cjs" ? ["@modelcontextprotocol", "pg"] : ["pg"],
+      );
       // No import(): Node 20 drops a vm.Script's import() callback when the script comes from cached data.
       expect(source(name), name).not.toMatch(/\bimport\(/);
       expect(

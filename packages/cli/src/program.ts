@@ -22,6 +22,10 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
   for (const kind of RESTORE_KINDS) program.addOption(new Option(kind.flag, `with --acp: ${kind.agentHelp}`));
   program
     .option("--experimental-lsp", "enable experimental LSP features")
+    .option(
+      "--storage <url>",
+      "with --acp: where sessions are stored (postgres://... or a folder; default JSONL under QWEN_HOME; docs/storage.md)",
+    )
     .addOption(
       new Option("--approval-mode <mode>", "which tool calls run without asking").choices(APPROVAL_MODES),
     )
@@ -38,6 +42,7 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
           acp: true,
           ...restoreSwitchesOf(opts),
           experimentalLsp: Boolean(opts.experimentalLsp),
+          ...(typeof opts.storage === "string" ? { storage: opts.storage } : {}),
         });
         return;
       }

@@ -324,6 +324,25 @@ export const DAEMON_OPTION_SPECS = {
     description:
       "Let answer links from notifications answer under the designated, consensus and local-only policies too (a link answer is never local)",
   },
+  storage: {
+    type: "string",
+    flag: "storage",
+    env: ["QWEN_STORAGE_URL"],
+    defaultText: "JSONL files under QWEN_HOME",
+    description:
+      "Where sessions are stored: postgres://user:password@host:5432/db, or a folder (JSONL files) " +
+      "(prefer the QWEN_STORAGE_URL variable: other users can read a command line, and the URL may hold a password)",
+  },
+  sessionLeaseMs: {
+    type: "int",
+    flag: "session-lease-ms",
+    default: 15_000,
+    min: 100,
+    max: MAX_TIMER_MS,
+    description:
+      "With PostgreSQL storage: how long a session stays this daemon's after its last renewal, in ms " +
+      "(another daemon can take it over once it runs out)",
+  },
   publicUrl: {
     type: "string",
     flag: "public-url",

@@ -86,6 +86,11 @@ export const DaemonOptions = z.object({
   allowLinkAnswers: z.boolean().default(S.allowLinkAnswers.default),
   /** Default: the address the daemon listens on. */
   publicUrl: text(S.publicUrl).optional(),
+  /** Where sessions are stored (docs/storage.md): a postgres:// URL or a folder; default JSONL under qwenHome. */
+  storage: z.string().min(1).optional(),
+  sessionLeaseMs: int(S.sessionLeaseMs).default(S.sessionLeaseMs.default),
+  /** This daemon run's owner id in a shared storage's leases (default: a fresh one). */
+  storageOwnerId: z.string().min(1).optional(),
   /**
    * Start the workspace's ACP child as soon as the daemon listens, so the first session request (typically the
    * load that re-asks a question after a crash) does not pay for spawning and initializing it.

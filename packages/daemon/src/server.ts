@@ -3,17 +3,27 @@
 // The socket may already be bound (boot/early-server): the cli binds it before loading this module, so
 // /health answers while the rest loads; requests that came early are handed to the app here.
 
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { getRequestListener } from "@hono/node-server";
-import { durableFsFromEnv, openSessionStorage, type SessionStorage } from "@qwen-daemon/core";
+import {
+  durableFsFromEnv,
+  type OpenedStorage,
+  openSessionStorage,
+  openStorage,
+  parseStorageUrl,
+  type SessionStorage,
+  type StorageOwner,
+  type StorageTarget,
+  storageEnvironment,
+} from "@qwen-daemon/core";
 import { type AnswerJournal, storedAnswerJournal } from "./answers/answer-journal.js";
 import { createApp } from "./app.js";
 import { type EarlyServer, listenEarly } from "./boot/early-server.js";
 import type { ChannelFactory } from "./bridge/channel.js";
 import { type PrespawnedChannel, withPrespawnedChannel } from "./bridge/prespawned-channel.js";
-import { forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
+import { childEnvironment, forwardedChildFlags, spawnChannelFactory } from "./bridge/spawn-channel.js";
 import { BufferBudget } from "./budget/buffer-budget.js";
 import type { Clock } from "./events/clock.js";
 import { systemClock } from "./events/clock.js";
@@ -31,6 +41,7 @@ import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } fro
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
 import { type PromptJournal, storedPromptJournal } from "./prompts/prompt-journal.js";
+import { LeaseKeeper } from "./sessions/lease-keeper.js";
 import { storedSessionNames } from "./sessions/session-names.js";
 import { Sessions } from "./sessions/sessions.js";
 
@@ -49,6 +60,8 @@ export type RunningDaemon = {
   kill(): void;
   /** The session domain (diagnostics, benchmarks). */
   sessions: Sessions;
+  /** Where sessions are stored, without secrets (`jsonl:<folder>`, the redacted URL, or `custom`). */
+  storage: string;
 };
 
 /** Seams for tests and benchmarks, and the socket the cli bound early. */
@@ -154,7 +167,27 @@ async function configureDaemon(
       : {}),
   });
   const waits = new RequestWaits(clock);
-  const storage = internals.storage ?? openSessionStorage(options.qwenHome, fs);
+  const storageTarget = parseStorageUrl(options.storage, options.qwenHome);
+  // This run's identity in a shared store's leases: a fresh id (never reused, so a restarted daemon is a
+  // new owner) and the URL its clients reach it at, known once the socket is bound.
+  const owner: StorageOwner = {
+    id: options.storageOwnerId ?? `daemon_${randomUUID()}`,
+    get url() {
+      return linkBase();
+    },
+  };
+  const opened =
+    internals.storage === undefined ? openDaemonStorage(storageTarget, owner, options, fs, log) : undefined;
+  if (opened !== undefined) {
+    try {
+      await opened.ready();
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  }
+  const storage: SessionStorage = internals.storage ?? (opened as OpenedStorage);
+  const leases = opened?.leases;
   // One budget for what the daemon buffers across all sessions: the rings' replay data and request bodies.
   const buffers = new BufferBudget(options.bufferBudgetMb * 1024 * 1024);
   const sessions = new Sessions({
@@ -172,14 +205,18 @@ async function configureDaemon(
       consensusQuorum: options.consensusQuorum,
       timeoutMs: options.permissionResponseTimeoutMs,
     },
-    channelFactory: channelFactoryFor(options, internals),
+    channelFactory: channelFactoryFor(options, internals, () =>
+      options.storage === undefined ? {} : storageEnvironment(storageTarget, owner, options.sessionLeaseMs),
+    ),
+    ...(leases !== undefined ? { leases } : {}),
+    storageDescription: opened?.description ?? "custom",
     store: internals.store ?? coreSessionStore(storage),
     answerJournal: internals.answerJournal ?? storedAnswerJournal(storage),
     promptJournal: internals.promptJournal ?? storedPromptJournal(storage),
     names: storedSessionNames(storage),
     clock,
     log,
-    ...(token !== undefined ? { secrets: [token] } : {}),
+    secrets: [...(token !== undefined ? [token] : []), ...storageSecrets(storageTarget)],
     observeEvent: (source, event) => {
       waits.observe(source.sessionId, event);
       notifier?.observe(source, event);
@@ -222,6 +259,9 @@ async function configureDaemon(
   early.ready(getRequestListener(app.fetch, { hostname: options.hostname }));
   startup.listeningMs = round(performance.now() - t0);
   const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  // Before any child starts: a child given shared storage writes this URL as its sessions' owner.
+  listeningUrl = `http://${host}:${address.port}`;
   if (options.warmChild || internals.prespawnedChild !== undefined) {
     // Best effort: a failure here is logged, and the first session request tries again and reports it.
     sessions.children.ensure().catch((error: unknown) => {
@@ -230,9 +270,12 @@ async function configureDaemon(
       );
     });
   }
+  const keeper =
+    leases === undefined
+      ? undefined
+      : new LeaseKeeper({ sessions, leases, leaseMs: options.sessionLeaseMs, clock, log });
+  keeper?.start();
   const reaper = startIdleReaper((idleMs) => sessions.reapIdle(idleMs), options.sessionIdleTimeoutMs, clock);
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  listeningUrl = `http://${host}:${address.port}`;
   // Never rejects (an unreadable outbox is logged and it starts empty); deliveries run on their own.
   void notifier?.start();
   let closing: Promise<void> | undefined;
@@ -243,16 +286,25 @@ async function configureDaemon(
     ...(token !== undefined ? { token } : {}),
     tokenGenerated,
     sessions,
+    storage: opened?.description ?? "custom",
     close() {
+      keeper?.stop();
+      // Shared storage: the sessions held here are let go at once, so another daemon need not wait for
+      // their leases to run out.
+      const held = sessions.registry.all().map((s) => ({ cwd: s.workspaceCwd, sessionId: s.sessionId }));
       closing ??= gracefulShutdown({
         server,
         sessions,
         reaper,
         graceMs: internals.shutdownGraceMs ?? 5000,
-      }).then(() => notifier?.close());
+      })
+        .then(() => notifier?.close())
+        .then(() => releaseAll(leases, held, log))
+        .finally(() => opened?.close());
       return closing;
     },
     kill() {
+      keeper?.stop();
       // What is not delivered stays in the outbox for the next start.
       void notifier?.close();
       reaper.stop();
@@ -262,14 +314,74 @@ async function configureDaemon(
   };
 }
 
-function channelFactoryFor(options: DaemonOptions, internals: DaemonInternals): ChannelFactory {
-  const factory =
-    internals.channelFactory ??
-    spawnChannelFactory({
-      command: options.childCommand,
-      extraArgs: options.childExtraArgs ?? forwardedChildFlags(options),
-      env: options.childEnv,
+/**
+ * The storage the daemon keeps its journals in and reads the children's transcripts from: for JSONL, with the
+ * daemon's one DurableFs (the outbox's too, so a recorder sees every step); for PostgreSQL, as `owner`.
+ */
+function openDaemonStorage(
+  target: StorageTarget,
+  owner: StorageOwner,
+  options: DaemonOptions,
+  fs: ReturnType<typeof durableFsFromEnv>,
+  log: (line: string) => void,
+): OpenedStorage {
+  if (target.kind === "jsonl") {
+    return {
+      ...openSessionStorage(target.root, fs),
+      leases: undefined,
+      description: `jsonl:${target.root}`,
+      target,
+      ready: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+  }
+  return openStorage(target, {
+    owner,
+    leaseMs: options.sessionLeaseMs,
+    onError: (error) => log(`qwen serve: session storage: ${error.message}`),
+  });
+}
+
+/** What the daemon must never let through to a log from a child: the database URL and its password. */
+function storageSecrets(target: StorageTarget): string[] {
+  if (target.kind !== "postgres") return [];
+  let password = "";
+  try {
+    password = decodeURIComponent(new URL(target.url).password);
+  } catch {
+    // not a URL the WHATWG parser takes apart: the whole URL is still redacted
+  }
+  return [target.url, ...(password.length >= 4 ? [password] : [])];
+}
+
+async function releaseAll(
+  leases: OpenedStorage["leases"],
+  held: { cwd: string; sessionId: string }[],
+  log: (line: string) => void,
+): Promise<void> {
+  if (leases === undefined) return;
+  for (const key of held) {
+    await leases.release(key).catch((error: unknown) => {
+      log(`qwen serve: releasing the lease of ${key.sessionId} failed: ${String(error)}`);
     });
+  }
+}
+
+function channelFactoryFor(
+  options: DaemonOptions,
+  internals: DaemonInternals,
+  storageEnv: () => Record<string, string>,
+): ChannelFactory {
+  // The storage (URL with its password, owner, lease) goes to a child through its environment, never its
+  // argv: `ps` shows argv to every local user. Computed per spawn: the owner's URL is known once bound.
+  const factory: ChannelFactory =
+    internals.channelFactory ??
+    ((args) =>
+      spawnChannelFactory({
+        command: options.childCommand,
+        extraArgs: options.childExtraArgs ?? forwardedChildFlags(options),
+        env: { ...(options.childEnv ?? childEnvironment()), ...storageEnv() },
+      })(args));
   const { prespawnedChild } = internals;
   return prespawnedChild === undefined ? factory : withPrespawnedChannel(prespawnedChild, factory);
 }

@@ -14,6 +14,7 @@ export async function runAcp(flags: AgentModeFlags): Promise<void> {
       restoreAskUserQuestion: effectiveRestoreAskUserQuestion(flags),
       restorePendingApprovals: effectiveRestorePendingApprovals(flags),
       experimentalLsp: flags.experimentalLsp,
+      ...(flags.storage !== undefined ? { storage: flags.storage } : {}),
     },
   });
   // Every session is closed and its records written; after a signal stdin may still be open and would

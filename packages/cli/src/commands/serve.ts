@@ -80,12 +80,17 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   // Then the workspace's ACP child, so that its boot overlaps the daemon's module loading below: a load
   // right after a restart waits for that child's initialize, not for the daemon's start plus the child's.
   const childExtraArgs = acpChildExtraArgs(flags);
-  const prespawnedChild = {
-    workspace,
-    channel: spawnChildChannel({ command: childCommand, extraArgs: childExtraArgs, workspace }),
-  };
+  // With --storage the child needs what the daemon works out once loaded (the parsed URL, its owner id in
+  // the leases), passed through its environment: the daemon starts that child itself, at once (warmChild).
+  const prespawnedChild =
+    flags.storage === undefined
+      ? {
+          workspace,
+          channel: spawnChildChannel({ command: childCommand, extraArgs: childExtraArgs, workspace }),
+        }
+      : undefined;
   const { daemonModule, qwenHome, modelConfig } = await loadDaemonParts(env).catch(async (error) => {
-    prespawnedChild.channel.kill("SIGKILL");
+    prespawnedChild?.channel.kill("SIGKILL");
     await bound.close();
     throw error;
   });
@@ -100,12 +105,13 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
       webRoot: web,
       log: (line: string) => process.stderr.write(`${line}\n`),
     }),
-    { bound, prespawnedChild },
+    { bound, ...(prespawnedChild !== undefined ? { prespawnedChild } : {}) },
   );
   installSignalHandlers(daemon);
   const lines = [
     `qwen serve listening on ${daemon.url}`,
     `  workspace:  ${workspace}`,
+    `  storage:    ${daemon.storage}`,
     `  model:      ${describeModelProvider(createModelProvider(modelConfig))}`,
     `  policy:     ${flags.permissionPolicy}`,
     `  restore ask_user_question: ${flags.restoreAskUserQuestion ? "on" : "off (--restore-ask-user-question to enable)"}`,

@@ -126,6 +126,14 @@ export const DaemonEvents = {
       signal: z.string().nullable(),
     }),
   ),
+  /**
+   * Shared storage (docs/storage.md): another daemon took the session over (this one's lease had run out);
+   * `owner` is the URL of the daemon that holds it now. This daemon has dropped the session.
+   */
+  sessionOwnedElsewhere: defineEvent(
+    "session_owned_elsewhere",
+    z.object({ ...SessionEvent, owner: z.string() }),
+  ),
   /** After a `Last-Event-ID` replay; `lastEventId` is the older alias of `lastReplayedEventId`. */
   replayComplete: defineEvent(
     "replay_complete",

@@ -31,6 +31,8 @@ export const DaemonStatusResponse = z.looseObject({
   startedAt: z.string(),
   uptimeMs: z.number(),
   workspaceCwd: z.string(),
+  /** Where sessions are stored, without secrets: `jsonl:<folder>` or the PostgreSQL URL, password redacted. */
+  storage: z.string().optional(),
 });
 export type DaemonStatusResponse = z.infer<typeof DaemonStatusResponse>;
 

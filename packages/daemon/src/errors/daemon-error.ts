@@ -16,6 +16,7 @@ export const DAEMON_ERROR_CODES = [
   "invalid_request",
   "workspace_mismatch",
   "session_id_conflict",
+  "session_owned_elsewhere",
   "session_limit_exceeded",
   "prompt_queue_full",
   "prompt_running",

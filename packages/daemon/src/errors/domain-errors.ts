@@ -49,6 +49,18 @@ export const sessionIdConflict = (sessionId: string) =>
     sessionId,
   });
 
+/**
+ * Shared storage (docs/storage.md "Leases and fencing"): another daemon holds the session's lease, so this one
+ * may not open it or act on it; `owner` is the URL clients reach that daemon at (a load balancer routes there).
+ */
+export const sessionOwnedElsewhere = (sessionId: string, owner: string) =>
+  new DaemonError("session_owned_elsewhere", {
+    error: `Session "${sessionId}" is owned by another daemon (${owner})`,
+    code: "session_owned_elsewhere",
+    sessionId,
+    owner,
+  });
+
 export const sessionLimitExceeded = (limit: number) =>
   new DaemonError("session_limit_exceeded", {
     error: `Session limit reached (${limit})`,

@@ -16,6 +16,7 @@ export const ERROR_STATUSES: Readonly<Record<DaemonErrorCode, WireStatus>> = {
   invalid_request: { status: 400 },
   workspace_mismatch: { status: 400 },
   session_id_conflict: { status: 409 },
+  session_owned_elsewhere: { status: 409 },
   session_limit_exceeded: { status: 503, retryAfter: true },
   prompt_queue_full: { status: 503, retryAfter: true },
   prompt_running: { status: 409 },

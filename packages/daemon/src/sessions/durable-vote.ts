@@ -9,8 +9,9 @@
 // without it they are applied as before, without a journal line.
 
 import { answerEntryFor, withdrawalOf } from "../answers/journaled-answer.js";
-import { answerNotSaved } from "../errors/domain-errors.js";
+import { answerNotSaved, sessionOwnedElsewhere } from "../errors/domain-errors.js";
 import type { PermissionVote, VoteResult } from "../permission/mediator.js";
+import { fencedOwner } from "./fenced-write.js";
 import type { Sessions } from "./sessions.js";
 
 /**
@@ -45,6 +46,13 @@ export function voteDurably(sessions: Sessions, vote: PermissionVote): Promise<V
       options.log(
         `qwen serve: answer to ${entry.requestId} on ${entry.sessionId} not applied: journal write failed: ${String(error)}`,
       );
+      const owner = fencedOwner(error);
+      if (owner !== undefined) {
+        // Another daemon took the session over while this one was frozen or cut off: the answer is not
+        // this daemon's to apply, and the session is not its to keep.
+        sessions.lost(entry.sessionId, owner);
+        throw sessionOwnedElsewhere(entry.sessionId, owner);
+      }
       throw answerNotSaved(entry.sessionId, entry.requestId, errnoCode(error));
     }
     const result = mediator.commitVote(vote);

@@ -17,6 +17,7 @@ import {
 } from "@qwen-daemon/core/protocol";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
 import { jsonBytes } from "../budget/json-bytes.js";
+import { isDaemonError } from "../errors/daemon-error.js";
 import { promptNotQueued, sessionNotFound, unregisteredClientId } from "../errors/domain-errors.js";
 import type { DaemonEvent } from "../events/daemon-event.js";
 import { SessionEventBus } from "../events/event-bus.js";
@@ -44,6 +45,8 @@ export type LiveSessionDeps = {
   newId: () => string;
   /** The daemon stops routing to this session (it is ending). */
   forget: (session: LiveSession) => void;
+  /** A write of this session was fenced: another daemon, at `owner`, holds it now (Sessions.lost). */
+  lost: (session: LiveSession, owner: string) => void;
 };
 
 export class LiveSession {
@@ -278,7 +281,13 @@ export class LiveSession {
     const promptId = this.#deps.newId();
     const blocks = input.prompt.map((block) => stripBlockMeta(block));
     const text = promptText(blocks);
-    await this.#journal.accepted({ promptId, text, originatorClientId: clientId });
+    try {
+      await this.#journal.accepted({ promptId, text, originatorClientId: clientId });
+    } catch (error) {
+      if (isDaemonError(error) && error.code === "session_owned_elsewhere")
+        this.#deps.lost(this, String(error.body.owner));
+      throw error;
+    }
     // The echo and everything after it come after this id.
     const lastEventId = this.bus.lastEventId;
     try {
@@ -352,9 +361,42 @@ export class LiveSession {
     this.bus.close();
     try {
       await tellChildClosed(this.child, this.sessionId, turnWasRunning, this.#deps.options.log);
+      await this.#releaseLease();
     } finally {
       this.#state = nextState(this.#state, "closed");
     }
+  }
+
+  /** Shared storage: closed on purpose, so another daemon may load it at once instead of after the expiry. */
+  async #releaseLease(): Promise<void> {
+    const { leases, log } = this.#deps.options;
+    try {
+      await leases?.release({ cwd: this.workspaceCwd, sessionId: this.sessionId });
+    } catch (error) {
+      log(`qwen serve: releasing the lease of ${this.sessionId} failed: ${String(error)}`);
+    }
+  }
+
+  /**
+   * Another daemon took the session over (shared storage; Sessions.lost): ended here, its clients told who
+   * owns it now, and the child told to close it. Whatever the child still tries to write is refused by the
+   * store (fenced), so it cannot touch the session the new owner continues.
+   */
+  ownedElsewhere(owner: string): void {
+    if (isEnded(this.#state)) return;
+    const turnWasRunning = this.queue.promptActive;
+    const announced = this.#state === "live";
+    const opening = this.#state === "opening";
+    this.#end("session_owned_elsewhere", `Session taken over by another daemon (${owner})`);
+    if (announced) this.bus.emit(DaemonEventType.sessionOwnedElsewhere, { sessionId: this.sessionId, owner });
+    this.bus.close();
+    if (opening) {
+      this.#state = nextState(this.#state, "closed");
+      return;
+    }
+    void tellChildClosed(this.child, this.sessionId, turnWasRunning, this.#deps.options.log).finally(() => {
+      this.#state = nextState(this.#state, "closed");
+    });
   }
 
   /** Shutdown: ended without telling the child (it is stopped next). */

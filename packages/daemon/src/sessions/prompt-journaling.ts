@@ -3,7 +3,7 @@
 // from disk closes what a crash left open by the agent's ledger, reporting the never-started ones as
 // promptTerminals. The journal is compacted as it goes, so it holds what is open plus a bounded report tail.
 import type { LedgerEntry } from "@qwen-daemon/core";
-import { promptNotSaved } from "../errors/domain-errors.js";
+import { promptNotSaved, sessionOwnedElsewhere } from "../errors/domain-errors.js";
 import type { Clock } from "../events/clock.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import {
@@ -15,6 +15,7 @@ import {
 } from "../prompts/prompt-fates.js";
 import type { PromptJournal } from "../prompts/prompt-journal.js";
 import type { PromptJournalEntry } from "../prompts/prompt-record.js";
+import { fencedOwner } from "./fenced-write.js";
 
 /** Closed prompts are compacted away once this many have been settled on a live session. */
 export const COMPACT_AFTER_SETTLED = 32;
@@ -59,6 +60,8 @@ export class SessionPromptJournal {
       this.#deps.log(
         `qwen serve: prompt ${prompt.promptId} on ${this.#sessionId} refused: journal write failed: ${String(error)}`,
       );
+      const owner = fencedOwner(error);
+      if (owner !== undefined) throw sessionOwnedElsewhere(this.#sessionId, owner);
       throw promptNotSaved(this.#sessionId, (error as NodeJS.ErrnoException | undefined)?.code);
     }
   }

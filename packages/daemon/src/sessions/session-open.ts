@@ -17,6 +17,7 @@ import {
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
   SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
 } from "@qwen-daemon/core/protocol";
+import { sessionOwnedElsewhere } from "../errors/domain-errors.js";
 import type { PersistedSession } from "../persisted/session-store.js";
 import { promptTerminalsOf } from "../prompts/prompt-terminals.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
@@ -188,6 +189,20 @@ function knownRefusals(
   };
 }
 
+/**
+ * Shared storage: the session's lease, taken before the agent reads anything. Refused while another daemon's
+ * lease is live (409 naming it); taken over once it ran out, and the load goes on exactly as after a local
+ * crash: everything the other daemon acknowledged is in the same store.
+ */
+async function takeLease(sessions: Sessions, sessionId: string, cwd: string): Promise<void> {
+  const { leases, log } = sessions.options;
+  if (leases === undefined) return;
+  const taken = await leases.acquire({ cwd, sessionId });
+  if (!taken.acquired) throw sessionOwnedElsewhere(sessionId, taken.lease.ownerUrl);
+  sessions.regained(sessionId);
+  if (taken.tookOver) log(`qwen serve: took session ${sessionId} over (epoch ${taken.epoch})`);
+}
+
 async function openFromChild(
   sessions: Sessions,
   action: OpenAction,
@@ -195,6 +210,7 @@ async function openFromChild(
   cwd: string,
   requestedClientId: string | undefined,
 ): Promise<OpenResult> {
+  await takeLease(sessions, sessionId, cwd);
   const release = sessions.registry.reserve();
   let session: LiveSession | undefined;
   try {

@@ -1,6 +1,7 @@
 // How the daemon's sessions are configured: limits, the permission policy, and the I/O it is given (the child
 // channel factory, the session store, the answer and prompt journals, the clock, the log).
 
+import type { SessionLeases } from "@qwen-daemon/core";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import type { BufferBudget } from "../budget/buffer-budget.js";
@@ -33,6 +34,14 @@ export type SessionsOptions = {
   answerJournal: AnswerJournal;
   /** Where prompts are made durable before the 202, so a crash before they start is reported on load. */
   promptJournal: PromptJournal;
+  /**
+   * A storage shared by hosts (PostgreSQL): this daemon's session leases (docs/storage.md "Leases and
+   * fencing"). A session is opened from storage only once its lease is taken; one taken over by another
+   * daemon is dropped here. Undefined for storage one host keeps alone (JSONL).
+   */
+  leases?: SessionLeases;
+  /** What the storage is, without secrets (`jsonl:<folder>` or the redacted URL), for /daemon/status. */
+  storageDescription?: string;
   /** The names people give sessions (default: in memory). */
   names?: SessionNames;
   clock: Clock;

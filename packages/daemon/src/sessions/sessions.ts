@@ -10,7 +10,7 @@ import { JournalHealth } from "../answers/journal-health.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
 import { ChildSupervisor } from "../bridge/child-supervisor.js";
-import { sessionNotFound } from "../errors/domain-errors.js";
+import { sessionNotFound, sessionOwnedElsewhere } from "../errors/domain-errors.js";
 import { PermissionMediator } from "../permission/mediator.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { relayPermissionRequest, relaySessionUpdate } from "./child-relay.js";
@@ -21,6 +21,9 @@ import { isIdle } from "./session-state.js";
 import type { SessionsOptions } from "./sessions-options.js";
 
 export type { SessionsOptions } from "./sessions-options.js";
+
+/** Sessions lost to other daemons remembered for a 409 (the oldest are forgotten first: then a 404). */
+const MAX_REMEMBERED_LOST = 10_000;
 
 export class Sessions {
   readonly options: SessionsOptions;
@@ -37,6 +40,11 @@ export class Sessions {
   readonly journalHealth = new JournalHealth();
   /** Votes being judged, journaled and applied, one at a time per request (durable-vote.ts). */
   readonly votesInProgress = new KeyedSerializer();
+  /**
+   * Sessions another daemon took over from this one (shared storage), with that daemon's URL: later requests
+   * on them are answered 409 naming it, not 404. Forgotten when this daemon takes one back (a load).
+   */
+  readonly #ownedElsewhere = new Map<string, string>();
 
   constructor(options: SessionsOptions) {
     this.options = options;
@@ -96,11 +104,37 @@ export class Sessions {
     };
   }
 
-  /** The live session or 404 `session_not_found`. */
+  /** The live session, or 409 `session_owned_elsewhere` for one another daemon took over, or 404. */
   require(sessionId: string): LiveSession {
     const session = this.registry.get(sessionId);
-    if (session === undefined) throw sessionNotFound(sessionId);
+    if (session === undefined) {
+      const owner = this.#ownedElsewhere.get(sessionId);
+      if (owner !== undefined) throw sessionOwnedElsewhere(sessionId, owner);
+      throw sessionNotFound(sessionId);
+    }
     return session;
+  }
+
+  /**
+   * Another daemon holds the session now (its lease was taken over, or a write was fenced): the session is
+   * dropped here, its clients told (`session_owned_elsewhere`), and later requests answered 409 naming `owner`.
+   */
+  lost(sessionId: string, owner: string): void {
+    this.#ownedElsewhere.delete(sessionId); // re-inserted last: the map keeps the most recent
+    this.#ownedElsewhere.set(sessionId, owner);
+    if (this.#ownedElsewhere.size > MAX_REMEMBERED_LOST) {
+      const oldest = this.#ownedElsewhere.keys().next().value;
+      if (oldest !== undefined) this.#ownedElsewhere.delete(oldest);
+    }
+    const session = this.registry.getAny(sessionId);
+    if (session === undefined) return;
+    this.options.log(`qwen serve: session ${sessionId} was taken over by ${owner}; dropped here`);
+    session.ownedElsewhere(owner);
+  }
+
+  /** This daemon holds the session's lease again (it loaded it). */
+  regained(sessionId: string): void {
+    this.#ownedElsewhere.delete(sessionId);
   }
 
   /** A new session on `child`, opening; the caller registers it and tells it when it is open. */
@@ -110,6 +144,7 @@ export class Sessions {
       mediator: this.mediator,
       newId: this.newId,
       forget: (session) => this.registry.remove(session),
+      lost: (session, owner) => this.lost(session.sessionId, owner),
     });
   }
 

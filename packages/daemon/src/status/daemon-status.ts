@@ -25,6 +25,9 @@ export function daemonStatus(
     uptimeMs: Math.max(0, info.now - info.startedAt),
     startup: info.startup,
     workspaceCwd: sessions.workspace,
+    ...(sessions.options.storageDescription !== undefined
+      ? { storage: sessions.options.storageDescription }
+      : {}),
     sessions: {
       live: sessions.registry.liveCount,
       limit: sessions.limits.maxSessions,

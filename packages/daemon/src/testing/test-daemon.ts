@@ -1,5 +1,6 @@
 // An in-process daemon for route tests: the real app and Sessions over a ScriptedAgent, driven
 // with `app.request` (no sockets). Also small helpers to read SSE frames from a response.
+import type { SessionLeases } from "@qwen-daemon/core";
 import type { Hono } from "hono";
 import { type AnswerJournal, memoryAnswerJournal } from "../answers/answer-journal.js";
 import { createApp } from "../app.js";
@@ -40,6 +41,8 @@ export type TestDaemonOptions = {
   webRoot?: string;
   /** Default: no cap. */
   maxEventStreams?: number;
+  /** Shared storage's session leases (docs/storage.md); default none (JSONL). */
+  leases?: SessionLeases;
   /** Serve answer links (`/a/:capability`) checked with this key. */
   links?: { key: LinkKey; allowLinkAnswers?: boolean; maxFailures?: number };
 };
@@ -96,6 +99,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     clock,
     log,
     checkEvents: true,
+    ...(options.leases !== undefined ? { leases: options.leases } : {}),
     observeEvent: (source, event) => waits.observe(source.sessionId, event),
   });
   const links =
