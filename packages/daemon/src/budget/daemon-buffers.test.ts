@@ -130,25 +130,42 @@ describe("--buffer-budget-mb", () => {
     await until(async () => (await held()) === 0, "every body to leave the budget");
   });
 
-  it("counts the history a load replayed for as long as the live session keeps it", async () => {
+  it("counts the history a load replays while it arrives and while the live session keeps it", async () => {
     const chunk = (i: number) => ({
       sessionUpdate: "agent_message_chunk",
       content: { type: "text", text: `${i}${"h".repeat(50_000)}` },
     });
-    const agent = new ScriptedAgent({ persisted: { old: [0, 1, 2, 3].map(chunk) } });
+    let answer: () => void = () => {};
+    const replayed = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let sent = false;
+    const agent = new ScriptedAgent({
+      persisted: { old: [] },
+      load: async (params, peer) => {
+        for (let i = 0; i < 4; i += 1) await peer.update(params.sessionId as string, chunk(i));
+        sent = true;
+        await replayed;
+        return {};
+      },
+    });
     const { daemon } = await startSocketDaemon({ bufferBudgetMb: 8 }, agent);
-    const status = async () => (await jsonOf(await fetch(`${daemon.url}/daemon/status`))).buffers;
-    const loaded = await jsonOf(
-      await fetch(`${daemon.url}/session/old/load`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({}),
-      }),
-    );
+    const held = async () => (await jsonOf(await fetch(`${daemon.url}/daemon/status`))).buffers.heldBytes;
+    const loading = fetch(`${daemon.url}/session/old/load`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({}),
+    });
+    // Still loading: the updates received so far are held.
+    await until(async () => sent && (await held()) > 200_000, "the replayed updates to be counted");
+    answer();
+    const loaded = await jsonOf(await loading);
     expect(loaded.compactedReplay).toHaveLength(4);
-    expect((await status()).heldBytes).toBeGreaterThan(200_000);
+    // Loaded: the replay the session keeps for later loads is held instead, about as big.
+    expect(await held()).toBeGreaterThan(200_000);
+    expect(await held()).toBeLessThan(210_000);
     const closed = await fetch(`${daemon.url}/session/old`, { method: "DELETE" });
     expect(closed.status).toBeLessThan(300);
-    await until(async () => (await status()).heldBytes === 0, "the replay to leave the budget");
+    await until(async () => (await held()) === 0, "the replay to leave the budget");
   });
 });

@@ -61,10 +61,11 @@ export class LiveSession {
   #state: SessionState = "opening";
   /** History returned by this session's /load (ids 1..n); empty for created or resumed sessions. */
   #replay: readonly DaemonEvent[] = [];
-  /** Gives #replay's bytes back to the daemon's buffer budget. */
+  /** Gives the bytes of #collected, then of #replay, back to the daemon's buffer budget. */
   #releaseReplay: (() => void) | undefined;
-  /** Updates the child replays while the session is opening. */
+  /** Updates the child replays while the session is opening, and their size in the budget. */
   #collected: ReplayedUpdate[] = [];
+  #collectedBytes = 0;
   #hasHistory = false;
   #createdAt: string;
   /** The agent's config options for this session (from new/load/resume and the config route's answers). */
@@ -181,6 +182,8 @@ export class LiveSession {
   receiveUpdate(update: SessionUpdatePayload): void {
     if (this.#state === "opening") {
       this.#collected.push({ update, at: this.#deps.options.clock.now() });
+      this.#collectedBytes += jsonBytes(update);
+      this.#holdReplay(this.#collectedBytes);
       return;
     }
     const active = this.queue.active;
@@ -199,34 +202,41 @@ export class LiveSession {
   opened(from?: { persisted: PersistedSession | undefined; replay: boolean }): void {
     this.#state = nextState(this.#state, "opened");
     const collected = this.#collected;
+    const collectedBytes = this.#collectedBytes;
     this.#collected = [];
-    if (from === undefined) return;
+    this.#collectedBytes = 0;
+    if (from === undefined) {
+      this.#holdReplay(0);
+      return;
+    }
     if (from.persisted !== undefined) {
       this.#createdAt = from.persisted.createdAt;
       this.#updatedAt ??= from.persisted.updatedAt;
       this.#displayName ??= from.persisted.displayName;
     }
-    this.#keepReplay(from.replay ? replayEvents(this.sessionId, collected) : []);
+    const replay = from.replay ? replayEvents(this.sessionId, collected) : [];
+    this.#replay = replay;
+    this.#holdReplay(replay.length === 0 ? 0 : collectedBytes + replay.length * envelopeBytes(replay[0]!));
     this.#hasHistory = true;
     this.bus.advanceTo(this.#replay.length);
   }
 
   /** The replay shown again, e.g. with a re-asked question back in progress (replay-reopen.ts). */
   replaceReplay(replay: readonly DaemonEvent[]): void {
-    this.#keepReplay(replay);
+    this.#replay = replay;
+    this.#holdReplay(jsonBytes(replay));
   }
 
   /**
-   * The replay this session keeps for the clients that load it later counts in the daemon's buffer budget for as
-   * long as it is kept (it cannot be evicted: a load answers with all of it).
+   * The history a load replays counts in the daemon's buffer budget while it is collected and then for as long
+   * as the session keeps it for the clients that load it later (it cannot be evicted: a load answers with all
+   * of it). `bytes` replaces what was held before.
    */
-  #keepReplay(replay: readonly DaemonEvent[]): void {
+  #holdReplay(bytes: number): void {
     this.#releaseReplay?.();
     this.#releaseReplay = undefined;
-    this.#replay = replay;
     const budget = this.#deps.options.bufferBudget;
-    if (budget !== undefined && replay.length > 0 && !isEnded(this.#state))
-      this.#releaseReplay = budget.hold(jsonBytes(replay));
+    if (budget !== undefined && bytes > 0 && !isEnded(this.#state)) this.#releaseReplay = budget.hold(bytes);
   }
 
   // ---- clients ------------------------------------------------------------------------------
@@ -449,8 +459,7 @@ export class LiveSession {
     if (this.#state === "live") this.#state = nextState(this.#state, "close");
     this.queue.failAll(turnCode, turnMessage);
     // An ended session may stay referenced a while; what it buffered leaves the budget now.
-    this.#releaseReplay?.();
-    this.#releaseReplay = undefined;
+    this.#holdReplay(0);
   }
 
   /** Who an event is about, for the notifier: the session, and whether it comes from a restore prompt. */
@@ -472,4 +481,10 @@ function promptText(blocks: readonly ContentBlock[]): string {
 
 function describeError(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/** What a replayed event adds around its update (ids, type, timestamp), measured on one of them. */
+function envelopeBytes(event: DaemonEvent): number {
+  const data = event.data as { update?: unknown };
+  return Math.max(0, jsonBytes(event) - jsonBytes(data.update ?? null));
 }
