@@ -1,6 +1,7 @@
 // Middleware: a request with a sizeable body waits for its share of the daemon-wide body budget before its
 // handler reads the body, and gives it back when the handler is done (see ByteBudget). Small bodies pass
-// freely: the connection cap already bounds how many there are at once.
+// freely: the connection cap already bounds how many there are at once. Ours because Hono's `bodyLimit` caps
+// one body, not what all requests hold at once.
 import type { MiddlewareHandler } from "hono";
 import type { BufferBudget } from "../budget/buffer-budget.js";
 import { BudgetWaitAborted, type ByteBudget } from "./byte-budget.js";

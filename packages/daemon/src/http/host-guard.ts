@@ -1,5 +1,6 @@
 // DNS-rebinding defence: on a loopback bind, a request whose Host header names anything but a loopback
 // host (or the bound host itself) was sent by a page that resolved its own domain to 127.0.0.1. Refuse it.
+// Ours because Hono has no Host check (its `cors` looks at Origin only, and only to set headers).
 import type { MiddlewareHandler } from "hono";
 import { invalidHost } from "./errors.js";
 import { hostnameOfHostHeader, isLoopbackHostname } from "./loopback-host.js";
