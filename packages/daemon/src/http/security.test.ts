@@ -17,6 +17,7 @@ describe("bearer token", () => {
     ]) {
       const res = await d.request("GET", "/capabilities", { headers });
       expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
       expect(await res.json()).toEqual({ error: "Unauthorized" });
     }
     const ok = await d.request("GET", "/capabilities", { headers: { Authorization: "bearer s3cret-token" } });
