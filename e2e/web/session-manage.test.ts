@@ -57,6 +57,10 @@ describe("web client: sessions managed", () => {
     await expect(page.locator("#session-title").textContent()).resolves.toBe("The session to delete");
     expect(filesOf(doomed).length).toBeGreaterThan(0);
 
+    // Another page follows the same session (another tab, a phone).
+    const other = await world.openPage(`${daemon.url}/#session=${doomed}`);
+    await live(other.page);
+
     // Delete for good: the list drops it, the page has no session open, the daemon's files are gone.
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     await dialog.getByRole("button", { name: "Delete for good" }).click();
@@ -66,6 +70,17 @@ describe("web client: sessions managed", () => {
     expect(filesOf(doomed)).toEqual([]);
     expect(filesOf(kept).length).toBeGreaterThan(0);
     await row(kept).waitFor();
+
+    // The other page says what happened (not "closed", no failed reload), and its list drops the session too.
+    await other.page
+      .locator("#log li", { hasText: "This session was deleted. Its conversation is gone from the daemon." })
+      .waitFor();
+    await other.page
+      .locator(`#sessions button.session[data-session-id="${doomed}"]`)
+      .waitFor({ state: "detached" });
+    await expect(other.page.getByRole("button", { name: "Send" }).isDisabled()).resolves.toBe(true);
+    await expect(other.page.locator("#banner").isHidden()).resolves.toBe(true);
+    expect(unexpected(other.errors)).toEqual([]);
 
     // A reload opens nothing (the deleted session is not brought back) and the list agrees with the daemon.
     await page.reload();

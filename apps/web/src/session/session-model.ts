@@ -171,7 +171,13 @@ export class SessionModel {
       }
       case "session_closed":
         this.#dropAll();
-        this.note("notice", "This session was closed.");
+        // Deleted (from another page or app): it will not come back, so say so rather than "closed".
+        this.note(
+          "notice",
+          ev.data?.reason === "deleted"
+            ? "This session was deleted. Its conversation is gone from the daemon."
+            : "This session was closed.",
+        );
         outcome = "closed";
         break;
       default:

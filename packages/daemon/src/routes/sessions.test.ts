@@ -332,10 +332,16 @@ describe("DELETE /session/:id?purge=true", () => {
   it("closes the live session first, then asks the agent to delete it; the session is gone", async () => {
     const d = createTestDaemon({ agent: { stableSurface: true } });
     const { sessionId, clientId } = await d.createSession();
+    const events = await d.request("GET", `/session/${sessionId}/events`);
     const res = await d.request("DELETE", `/session/${sessionId}?purge=true`, {
       headers: { "X-Qwen-Client-Id": clientId },
     });
     expect(res.status).toBe(204);
+    const frames = await readSseUntil(events, (f) => f.some((x) => x.event === "session_closed"));
+    expect(frames.find((f) => f.event === "session_closed")?.data?.data).toEqual({
+      sessionId,
+      reason: "deleted",
+    });
     const order = d.agent.calls.map((c) => c.method).filter((m) => m.startsWith("session/"));
     expect(order.slice(-2)).toEqual(["session/close", "session/delete"]);
     expect(d.agent.callsOf("session/delete")[0]?.params).toMatchObject({ sessionId });

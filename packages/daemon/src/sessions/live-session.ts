@@ -34,7 +34,8 @@ import { promptEnvelope, turnHost } from "./turn-host.js";
 
 export type TurnError = { message: string; code?: string };
 
-export type SessionCloseReason = "client" | "idle_timeout" | "shutdown";
+/** `deleted`: closed by `DELETE /session/:id?purge=true`, which then removes its files. */
+export type SessionCloseReason = "client" | "idle_timeout" | "shutdown" | "deleted";
 
 export type PromptInput = { prompt: ContentBlock[]; deadlineMs?: number | undefined; meta?: unknown };
 

@@ -17,7 +17,8 @@ export async function purgeSession(
     inFlight = sessions.registry.openInFlight(sessionId);
   }
   const live = sessions.registry.get(sessionId);
-  if (live !== undefined) await live.close("client", clientId);
+  // Subscribers learn why it ends (`session_closed` reason `deleted`): it will not load again.
+  if (live !== undefined) await live.close("deleted", clientId);
   else if ((await sessions.store.get(sessions.workspace, sessionId)) === undefined)
     throw sessionNotFound(sessionId);
   const child = await sessions.children.ensure();
