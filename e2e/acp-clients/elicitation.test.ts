@@ -6,52 +6,21 @@
 // with Submit/Cancel and answers beside it; any other client picks among the question's own options.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { OpenAIChatRequest } from "@qwen-daemon/core";
 import {
-  askUserQuestionCall,
   type FakeOpenAIServer,
-  type FakeReply,
-  lastMessage,
   messageText,
-  reply,
   startFakeOpenAIServer,
   trailingToolMessages,
 } from "@qwen-daemon/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AcpAgentWorld, type ChildHarness } from "../harness/acp-agent.js";
+import { ANSWERS, APPROACH, FEATURES, questionModel } from "../harness/questions.js";
 
-const APPROACH = {
-  question: "Which approach should I take?",
-  header: "Approach",
-  options: [
-    { label: "A", description: "Rewrite the module" },
-    { label: "B", description: "Patch the bug only" },
-  ],
-  multiSelect: false,
-};
-const FEATURES = {
-  question: "Which features do you want?",
-  header: "Features",
-  options: [
-    { label: "Auth", description: "Log in" },
-    { label: "Search", description: "Find things" },
-    { label: "Export", description: "Download CSV" },
-  ],
-  multiSelect: true,
-};
-const ANSWERS = "User has provided the following answers:\n\n";
 const CANCELED = 'Tool "ask_user_question" was canceled by the user.';
 const RESTORE_KEY = "qwen.daemon.restoreAskUserQuestion";
 const ELICITATION = { elicitation: { form: {} } };
 
-function model(request: OpenAIChatRequest): FakeReply {
-  const last = lastMessage(request);
-  if (last?.role === "tool") return reply.text(`model saw: ${messageText(last)}`);
-  const text = messageText(last);
-  if (text === "ask approach") return askUserQuestionCall([APPROACH]);
-  if (text === "ask both") return askUserQuestionCall([APPROACH, FEATURES]);
-  return reply.text(`echo: ${text}`);
-}
+const model = questionModel;
 
 let server: FakeOpenAIServer;
 let world: AcpAgentWorld;

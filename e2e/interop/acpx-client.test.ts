@@ -4,17 +4,7 @@
 // fs/write_text_file, a command runs in its terminal, and a session made with `acpx sessions new` (never
 // prompted) is resumed by the next acpx process instead of being silently replaced.
 // Installing acpx needs the registry or a warm cache; when impossible the file fails with the reason.
-import { spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OpenAIChatRequest } from "@qwen-daemon/core";
 import {
@@ -23,15 +13,12 @@ import {
   lastMessage,
   messageText,
   reply,
-  startFakeOpenAIServer,
 } from "@qwen-daemon/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACPX_VERSION, AcpxWorld } from "./acpx-setup.js";
 import { OUR_CLI_ENTRY } from "./processes.js";
-import { installReference, REPO_ROOT } from "./reference-setup.js";
 
-const ACPX_VERSION = "0.19.1";
-const ACPX_CACHE = process.env.QWEN_ACPX_CACHE || join(REPO_ROOT, "node_modules", ".cache", "acpx");
-const AGENT = `${process.execPath} ${OUR_CLI_ENTRY} --acp`;
+const _AGENT = `${process.execPath} ${OUR_CLI_ENTRY} --acp`;
 
 function model(request: OpenAIChatRequest): FakeReply {
   const last = lastMessage(request);
@@ -43,99 +30,20 @@ function model(request: OpenAIChatRequest): FakeReply {
   return reply.text(`echo: ${text}`);
 }
 
+let world: AcpxWorld;
 let server: FakeOpenAIServer;
-let node22: string;
-let acpxCli: string;
-const scratch: string[] = [];
 
-/** npm-installs acpx into the cache once (idempotent: a cache with the pinned version is reused). */
-async function installAcpx(): Promise<string> {
-  const cli = join(ACPX_CACHE, "node_modules", "acpx", "dist", "cli.js");
-  const pkg = join(ACPX_CACHE, "node_modules", "acpx", "package.json");
-  if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === ACPX_VERSION) return cli;
-  rmSync(ACPX_CACHE, { recursive: true, force: true });
-  await run("mkdir", ["-p", ACPX_CACHE], {});
-  writeFileSync(join(ACPX_CACHE, "package.json"), '{ "name": "acpx-cache", "private": true }\n');
-  const npm = await run(
-    "npm",
-    ["install", "--ignore-scripts", "--no-audit", "--no-fund", `acpx@${ACPX_VERSION}`],
-    { cwd: ACPX_CACHE },
-  );
-  if (npm.code !== 0 || !existsSync(cli)) {
-    throw new Error(
-      `Could not install acpx@${ACPX_VERSION} into ${ACPX_CACHE} (npm exit ${npm.code}):\n${npm.stderr}`,
-    );
-  }
-  return cli;
-}
-
-function run(
-  command: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ? { PATH: process.env.PATH ?? "", ...options.env } : process.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** A fresh HOME (acpx's state, our transcripts) and workspace. */
-function dirs(): { home: string; workspace: string; env: Record<string, string> } {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "acpx-home-")));
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), "acpx-ws-")));
-  scratch.push(home, workspace);
-  const env = {
-    HOME: home,
-    QWEN_HOME: join(home, ".qwen"),
-    OPENAI_BASE_URL: server.url,
-    OPENAI_API_KEY: "test",
-    OPENAI_MODEL: "fake",
-  };
-  return { home, workspace, env };
-}
-
-/** `acpx --agent <our agent> --format json ...args`; the JSON-RPC it exchanged, one message per line. */
-async function acpx(workspace: string, env: Record<string, string>, args: string[]) {
-  const result = await run(node22, [acpxCli, "--agent", AGENT, "--ttl", "1", "--format", "json", ...args], {
-    cwd: workspace,
-    env,
-  });
-  const messages = result.stdout
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as { method?: string; params?: Record<string, unknown>; id?: unknown });
-  return { ...result, messages, methods: messages.flatMap((m) => (m.method ? [m.method] : [])) };
-}
+const dirs = () => world.dirs();
+const acpx = (workspace: string, env: Record<string, string>, args: string[]) =>
+  world.acpx(workspace, env, args);
 
 beforeAll(async () => {
-  if (!existsSync(OUR_CLI_ENTRY))
-    throw new Error(`${OUR_CLI_ENTRY} does not exist: build first (npm run build)`);
-  node22 = (await installReference()).node22;
-  acpxCli = await installAcpx();
-  server = await startFakeOpenAIServer({ handler: model });
+  world = await AcpxWorld.start(model);
+  server = world.server;
 }, 300_000);
 
 afterAll(async () => {
-  await server?.close();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe(`acpx ${ACPX_VERSION} driving the built qwen --acp`, () => {
