@@ -1,18 +1,23 @@
 // Per-process agent configuration. Built once from command-line flags by the entry point and handed to
 // the code that needs it (never read from a global).
-import { effectiveRestoreSwitches, type RestoreKindName } from "./protocol/restore-kinds.js";
+import {
+  effectiveRestoreSwitches,
+  RESTORE_KIND_NAMES,
+  type RestoreKindName,
+  RestoreKinds,
+  type RestoreSwitches,
+} from "./protocol/restore-kinds.js";
 import type { ApprovalMode } from "./tools/tool.js";
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ["default", "auto-edit", "yolo", "plan"];
 
-export interface ConfigOptions {
-  /** Re-hang a trailing unanswered ask_user_question on load/resume (docs/restore.md). Default false. */
-  restoreAskUserQuestion?: boolean;
-  /**
-   * Ask a trailing tool approval again on load/resume when its tool never started, and close one that had
-   * started as "started, result unknown" instead of failing it (`--restore-pending-approvals`). Default false.
-   */
-  restorePendingApprovals?: boolean;
+/**
+ * The restore switches, one per row of the restore-kind table, named by the row's `switch` (docs/restore.md),
+ * each false by default: `restoreAskUserQuestion` re-hangs a trailing unanswered ask_user_question on
+ * load/resume; `restorePendingApprovals` asks a trailing tool approval again when its tool never started, and
+ * closes one that had started as "started, result unknown" instead of failing it.
+ */
+export interface ConfigOptions extends Partial<RestoreSwitches> {
   /** Default "default". */
   approvalMode?: ApprovalMode;
   /** Default false. */
@@ -20,8 +25,8 @@ export interface ConfigOptions {
 }
 
 export class Config {
-  readonly #restoreAskUserQuestion: boolean;
-  readonly #restorePendingApprovals: boolean;
+  /** Per restore kind: its switch. */
+  readonly #restore: Readonly<Record<RestoreKindName, boolean>>;
   /** Per restore kind: whether a load leaves its restorable calls open; follows the switch until suppressed. */
   readonly #preserve: Record<RestoreKindName, boolean>;
   #approvalMode: ApprovalMode;
@@ -29,19 +34,25 @@ export class Config {
 
   constructor(options: ConfigOptions = {}) {
     // `=== true`: only an explicit true switches restore on (fail-closed for untyped callers).
-    this.#restoreAskUserQuestion = options.restoreAskUserQuestion === true;
-    this.#restorePendingApprovals = options.restorePendingApprovals === true;
-    this.#preserve = { question: this.#restoreAskUserQuestion, approvals: this.#restorePendingApprovals };
+    const restore = {} as Record<RestoreKindName, boolean>;
+    for (const kind of RESTORE_KIND_NAMES) restore[kind] = options[RestoreKinds[kind].switch] === true;
+    this.#restore = restore;
+    this.#preserve = { ...restore };
     this.#approvalMode = checkedApprovalMode(options.approvalMode ?? "default");
     this.#experimentalLsp = options.experimentalLsp === true;
   }
 
   getRestoreAskUserQuestion(): boolean {
-    return this.#restoreAskUserQuestion;
+    return this.getRestore("question");
   }
 
   getRestorePendingApprovals(): boolean {
-    return this.#restorePendingApprovals;
+    return this.getRestore("approvals");
+  }
+
+  /** Whether restore kind `kind`'s switch is on. */
+  getRestore(kind: RestoreKindName): boolean {
+    return this.#restore[kind];
   }
 
   /** Whether startChat's orphan repair spares the restorable ids; follows restore until suppressed. */
