@@ -146,7 +146,7 @@ describe("answer links from notifications", () => {
       const tap = await phone.tap(again.url);
       expect(tap.status).toBe(409);
       expect(tap.html).toMatch(
-        /already answered with <strong>Green<\/strong> by link:Green at \d{4}-\d\d-\d\dT/,
+        /already answered with <strong>Green<\/strong> with the “Green” button of a notification on \d{4}-\d\d-\d\d at \d\d:\d\d UTC/,
       );
     }
     expect(toolResults()).toHaveLength(1);
@@ -192,7 +192,7 @@ describe("answer links from notifications", () => {
     // Used again after all that: refused with the first answer.
     const again = await phone.tap(action(told, "Green").url);
     expect(again.status).toBe(409);
-    expect(again.html).toContain("<strong>Blue</strong> by link:Blue");
+    expect(again.html).toContain("<strong>Blue</strong> with the “Blue” button of a notification");
   }, 120_000);
 
   it("the answer page of a question with several parts after a SIGKILL: GET changes nothing, the POST answers in the same turn, once, with no second push", async () => {
@@ -298,7 +298,7 @@ describe("answer links from notifications", () => {
     expect(readFileSync(join(world.env.workspace, COUNTER), "utf8")).toBe("ran\n");
     const again = await phone.tap(action(told, "Reject").url);
     expect(again.status).toBe(409);
-    expect(again.html).toContain("by link:Allow once");
+    expect(again.html).toContain("with the “Allow once” button of a notification");
     expect(readFileSync(join(world.env.workspace, COUNTER), "utf8")).toBe("ran\n");
   }, 120_000);
 

@@ -93,13 +93,34 @@ export function alreadyAnsweredPage(
   first: { answer?: string | undefined; by?: string | undefined; at?: string | undefined },
 ): Page {
   const what = first.answer ? ` with <strong>${escapeHtml(first.answer)}</strong>` : "";
-  const who = first.by ? ` by ${escapeHtml(first.by)}` : "";
-  const when = first.at ? ` at ${escapeHtml(first.at)}` : "";
+  const who = first.by ? ` ${escapeHtml(answeredBy(first.by))}` : "";
+  const when = first.at ? ` ${escapeHtml(answeredAt(first.at))}` : "";
   return page(
     409,
     "Already answered",
     `${view ? subject(view) : ""}<div class="card"><span class="tag">Already answered</span><p>This was already answered${what}${who}${when}. Nothing was changed.</p></div>`,
   );
+}
+
+/**
+ * Who answered, in words a person on a phone reads: a link's voter is `link:<label>` (the notification's
+ * button, "Answer" for the answer page); any other voter is a client of the daemon.
+ */
+export function answeredBy(voter: string): string {
+  if (!voter.startsWith("link:")) return "from the web client or another app";
+  const label = voter.slice("link:".length);
+  // The same words as the web client's answer lines.
+  return label === "Answer"
+    ? "on the answer page a notification linked to"
+    : `with the “${label}” button of a notification`;
+}
+
+/** When, to the minute, in UTC (the page cannot know the reader's zone): "on 2026-12-04 at 19:15 UTC". */
+export function answeredAt(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "";
+  const text = at.toISOString();
+  return `on ${text.slice(0, 10)} at ${text.slice(11, 16)} UTC`;
 }
 
 /** A plain page for everything that changed nothing: a bad link, a refusal, a question gone. */

@@ -101,7 +101,9 @@ describe("GET and POST /a/:capability", () => {
 
     for (const again of [await w.post(blue), await w.post(red), await w.get(red)]) {
       expect(again.status).toBe(409);
-      expect(again.html).toMatch(/already answered with <strong>Blue<\/strong> by link:Blue at \d{4}-/);
+      expect(again.html).toMatch(
+        /already answered with <strong>Blue<\/strong> with the “Blue” button of a notification on \d{4}-\d\d-\d\d at \d\d:\d\d UTC\./,
+      );
     }
     expect(w.answers).toHaveLength(1);
   });
