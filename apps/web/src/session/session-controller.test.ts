@@ -415,7 +415,7 @@ describe("SessionController", () => {
     expect(w.controller.title).toBe("Weekly plan");
     expect(w.controller.agentTitle).toBe("Weekly plan");
     // The list's name (its first prompt) does not replace it.
-    w.controller.setTitle("Plan my week and then some", true);
+    w.controller.setTitle("Plan my week and then some");
     expect(w.controller.title).toBe("Weekly plan");
     w.api.on("POST /session/s1/name", () => ({ sessionId: "s1", displayName: "Mine" }));
     expect(await w.controller.rename("Mine")).toBe(true);

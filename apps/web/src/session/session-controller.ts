@@ -36,7 +36,6 @@ import {
 import { type AdminHost, deleteSession, renameSession, setSessionOption } from "./session-admin.js";
 import { type RestoreHint, SessionModel } from "./session-model.js";
 import { replayFrames, SessionRecovery } from "./session-recovery.js";
-import { agentTitleOf, configOptionsOf } from "./session-updates.js";
 import { ViewListeners } from "./view-listeners.js";
 
 export { ASKED_AGAIN } from "./session-model.js";
@@ -51,10 +50,8 @@ export class SessionController {
   readonly #watch: DaemonWatch;
   #sessionId: string | undefined;
   #clientId: string | undefined;
+  /** The session's name from this page or the daemon's list; the agent's own title, when it gave one, wins. */
   #title = NO_SESSION_TITLE;
-  /** The title the agent gave the session (ACP `session_info_update`), shown unless a person named it. */
-  #agentTitle: string | undefined;
-  #configOptions: SessionConfigOption[] = [];
   #workspace: string | undefined;
   /** The daemon's permission policy (`GET /capabilities`): `consensus` means several people answer. */
   #policy: string | undefined;
@@ -93,18 +90,18 @@ export class SessionController {
     return this.#clientId;
   }
   get title(): string {
-    return this.#title;
+    return this.#model.agentTitle ?? this.#title;
   }
   get workspace(): string | undefined {
     return this.#workspace;
   }
   /** The title the agent gave the open session, if it gave one (and nobody renamed it since). */
   get agentTitle(): string | undefined {
-    return this.#agentTitle;
+    return this.#model.agentTitle;
   }
   /** The open session's options as its agent reports them (ours: `mode` and `model`). */
   get configOptions(): readonly SessionConfigOption[] {
-    return this.#configOptions;
+    return this.#model.configOptions;
   }
   get connection(): Connection {
     return this.#status.connection;
@@ -214,9 +211,7 @@ export class SessionController {
       this.#deps.detach?.(this.#sessionId, this.#clientId, pageGoingAway);
   }
 
-  /** `fromList`: the daemon's name for it (a person's name, else its first prompt); an agent's title wins over a first prompt. */
-  setTitle(title: string, fromList = false): void {
-    if (fromList && this.#agentTitle !== undefined) return;
+  setTitle(title: string): void {
     if (title === this.#title) return;
     this.#title = title;
     this.#listeners.emit({ type: "status" });
@@ -227,7 +222,7 @@ export class SessionController {
     const displayName = await renameSession(this.#adminHost(), name);
     if (displayName === undefined) return false;
     // A person's name outranks the agent's title from now on.
-    this.#agentTitle = undefined;
+    this.#model.agentTitle = undefined;
     this.setTitle(displayName);
     this.#listeners.emit({ type: "list-changed" });
     return true;
@@ -237,7 +232,7 @@ export class SessionController {
   async setConfig(configId: string, value: string): Promise<boolean> {
     const sessionId = this.#sessionId;
     const options = await setSessionOption(this.#adminHost(), configId, value);
-    if (options !== undefined && this.#sessionId === sessionId) this.#configOptions = options;
+    if (options !== undefined && this.#sessionId === sessionId) this.#model.configOptions = options;
     this.#listeners.emit({ type: "status" });
     return options !== undefined;
   }
@@ -374,11 +369,10 @@ export class SessionController {
     this.#clientId = typeof res.clientId === "string" ? res.clientId : undefined;
     if (this.#clientId) this.#deps.clientIds.set(this.#sessionId, this.#clientId);
     this.#title = title;
-    this.#agentTitle = undefined;
-    this.#configOptions = Array.isArray(res.configOptions) ? res.configOptions : [];
     this.#dead = false;
     this.#status.clear();
     this.#model = this.#newModel(res.hasActivePrompt === true);
+    this.#model.configOptions = Array.isArray(res.configOptions) ? res.configOptions : [];
     this.#listeners.emit({ type: "reset" });
     for (const ev of replayFrames(res.compactedReplay)) this.#apply(ev, false);
     if (restore) this.#model.expectRestore(restore);
@@ -408,7 +402,6 @@ export class SessionController {
   }
 
   #apply(ev: DaemonEvent, live: boolean): void {
-    if (ev.type === "session_update") this.#sessionInfo(ev.data?.update);
     const outcome = this.#model.apply(ev, live);
     if (outcome === "closed") this.#dead = true;
     if (outcome === "agent_stopped") {
@@ -421,20 +414,6 @@ export class SessionController {
     }
   }
 
-  /** What the agent says about the session itself: its title, its options. */
-  #sessionInfo(update: unknown): void {
-    const title = agentTitleOf(update);
-    if (title !== undefined) {
-      this.#agentTitle = title;
-      this.setTitle(title);
-    }
-    const options = configOptionsOf(update);
-    if (options !== undefined) {
-      this.#configOptions = options;
-      this.#listeners.emit({ type: "status" });
-    }
-  }
-
   /** No session open any more (it was deleted): the page says so, and nothing follows the old one. */
   #closeView(): void {
     this.#stream?.close();
@@ -443,8 +422,6 @@ export class SessionController {
     this.#sessionId = undefined;
     this.#clientId = undefined;
     this.#title = NO_SESSION_TITLE;
-    this.#agentTitle = undefined;
-    this.#configOptions = [];
     this.#dead = false;
     this.#status.clear();
     this.#status.set("idle");
@@ -481,7 +458,9 @@ export class SessionController {
 
   /** The transcript's events, when a reload could not catch up (session-recovery.ts); then live from now. */
   #rebuild(events: DaemonEvent[]): void {
+    const options = this.#model.configOptions;
     this.#model = this.#newModel(this.#model.prompts.busy);
+    this.#model.configOptions = options;
     this.#listeners.emit({ type: "reset" });
     for (const ev of events) this.#apply(ev, false);
     this.#model.note("notice", "Missed live updates were too old to replay; showing the saved history.");

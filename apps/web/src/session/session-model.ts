@@ -2,6 +2,7 @@
 // questions and approvals waiting for the person (with each card's state), whether a prompt is running, and
 // the "asked again" bookkeeping after a restart. Pure: no I/O; it reports changes through `emit` and tells
 // its owner (the controller) when the agent stopped or the session closed.
+import type { SessionConfigOption } from "@qwen-daemon/core/protocol";
 import { ActivePrompts } from "../conversation/active-prompts.js";
 import { QueuedPrompts } from "../conversation/queued-prompts.js";
 import { type NoteItem, Timeline, type TimelineItem } from "../conversation/timeline.js";
@@ -11,6 +12,7 @@ import { record } from "../net/read.js";
 import type { AnswerRecord } from "./answer-memory.js";
 import type { CardState, ControllerEvent } from "./controller-types.js";
 import { answerItemFields, type Resolution } from "./resolution.js";
+import { agentTitleOf, configOptionsOf } from "./session-updates.js";
 
 export const ASKED_AGAIN = "The daemon restarted; the agent is asking you again.";
 
@@ -39,6 +41,10 @@ export class SessionModel {
   readonly cards = new Map<string, CardState>();
   /** Answers of votes in flight, by request id: the resolved event may arrive before the vote's 200. */
   readonly votes = new Map<string, Record<string, string> | undefined>();
+  /** The title the agent gave the session (ACP `session_info_update`), until a person names it. */
+  agentTitle: string | undefined;
+  /** The session's options as its agent reports them (create/load answers, `config_option_update`). */
+  configOptions: SessionConfigOption[] = [];
   #restore: RestoreContext | undefined;
   /** The "reloaded" line of a recovery, while it may still turn into "asking you again". */
   #reloadNote: NoteItem | undefined;
@@ -107,6 +113,8 @@ export class SessionModel {
       case "session_update":
         // The daemon echoes a prompt when it starts: a queued one is a sent one from here on.
         if (ev.data?.update?.sessionUpdate === "user_message_chunk") this.unqueue(ev.promptId);
+        this.agentTitle = agentTitleOf(ev.data?.update) ?? this.agentTitle;
+        this.configOptions = configOptionsOf(ev.data?.update) ?? this.configOptions;
         this.#toolUpdate(ev.data?.update, ev.promptId);
         break;
       case "pending_prompt_added":

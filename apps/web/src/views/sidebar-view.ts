@@ -116,7 +116,7 @@ export class SidebarView {
     this.ui.moreSessions.hidden = !d.nextCursor;
     this.markCurrent();
     const current = this.controller.sessionId ? d.find(this.controller.sessionId) : undefined;
-    if (current?.displayName) this.controller.setTitle(sessionTitle(current), true);
+    if (current?.displayName) this.controller.setTitle(sessionTitle(current));
   }
 
   markCurrent(): void {
