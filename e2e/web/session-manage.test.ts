@@ -1,10 +1,13 @@
 // Managing sessions from the web client (issue 25), in Chromium against the real daemon on the fake model:
-// deleting a session (asked first, through the daemon's delete route, gone from the list and the disk), the
-// model in the header and choosing another, and answers that say who gave them when it was not you here: a
-// notification's link, another person.
+// deleting a session (asked first, through the daemon's delete route, gone from the list and the disk, and
+// said so on another page), the model in the header and choosing another, answers that say who gave them when
+// it was not you here (a notification's link, another person), and the agent's own title (an agent that gives
+// one: harness/titling-agent.mjs in front of ours).
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { CLI_ENTRY } from "../harness/daemon-process.js";
 import { type Notification, Phone } from "../harness/phone.js";
 import { chatsDir } from "../harness/session-files.js";
 import {
@@ -20,6 +23,8 @@ import {
 import { webHandler } from "./web-script.js";
 
 const world = useBrowserWorld(webHandler);
+/** An agent that names its sessions (ACP session_info_update) before answering each prompt. */
+const TITLING_AGENT = fileURLToPath(new URL("../harness/titling-agent.mjs", import.meta.url));
 const phones: Phone[] = [];
 afterEach(() => {
   for (const p of phones.splice(0)) p.close();
@@ -185,5 +190,37 @@ describe("web client: sessions managed", () => {
       .poll(() => other.page.locator("#log li.answer .answer-head").textContent())
       .toContain("You: Answered");
     expect(unexpected([...errors, ...other.errors])).toEqual([]);
+  }, 90_000);
+
+  it("names the session with the agent's own title, over the first prompt's, until a person renames it", async () => {
+    const daemon = await world.startDaemon([
+      "--acp-command",
+      JSON.stringify([process.execPath, TITLING_AGENT, CLI_ENTRY]),
+    ]);
+    const { page, errors } = await world.openPage(`${daemon.url}/`);
+    await newSession(page);
+    await send(page, "Please add a section about installing on Linux to the README");
+    await agentSays(page, "Plain answer.");
+    const title = page.locator("#session-title");
+    await expect.poll(() => title.textContent()).toBe("Agent title: Please");
+    const row = page.locator("#sessions button[aria-current='true'] .session-name");
+    await expect.poll(() => row.textContent()).toBe("Agent title: Please");
+    // The list's name for it (the first prompt) comes later and does not replace the agent's.
+    await send(page, "Thanks again");
+    await page.locator("#log li.agent", { hasText: "Plain answer." }).nth(1).waitFor();
+    await expect.poll(() => title.textContent()).toBe("Agent title: Thanks");
+
+    // A person's name outranks it.
+    await page.getByRole("button", { name: "Rename" }).click();
+    const name = page.getByRole("textbox", { name: "Session name" });
+    await name.fill("Install docs");
+    await name.press("Enter");
+    await expect.poll(() => title.textContent()).toBe("Install docs");
+    await expect.poll(() => row.textContent()).toBe("Install docs");
+    // Also when the agent names it again afterwards.
+    await send(page, "More please");
+    await page.locator("#log li.agent", { hasText: "Plain answer." }).nth(2).waitFor();
+    await expect(title.textContent()).resolves.toBe("Install docs");
+    expect(unexpected(errors)).toEqual([]);
   }, 90_000);
 });

@@ -421,6 +421,10 @@ describe("SessionController", () => {
     expect(await w.controller.rename("Mine")).toBe(true);
     expect(w.controller.title).toBe("Mine");
     expect(w.controller.agentTitle).toBeUndefined();
+    w.streams.last.emit("session_update", {
+      update: { sessionUpdate: "session_info_update", title: "Another plan" },
+    });
+    expect(w.controller.title).toBe("Mine");
   });
 
   it("reports the session's options, sets one through the daemon and follows the agent's updates", async () => {

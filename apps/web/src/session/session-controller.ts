@@ -223,6 +223,7 @@ export class SessionController {
     if (displayName === undefined) return false;
     // A person's name outranks the agent's title from now on.
     this.#model.agentTitle = undefined;
+    this.#model.named = true;
     this.setTitle(displayName);
     this.#listeners.emit({ type: "list-changed" });
     return true;

@@ -43,6 +43,8 @@ export class SessionModel {
   readonly votes = new Map<string, Record<string, string> | undefined>();
   /** The title the agent gave the session (ACP `session_info_update`), until a person names it. */
   agentTitle: string | undefined;
+  /** A person named the session here: the agent's later titles do not replace that name. */
+  named = false;
   /** The session's options as its agent reports them (create/load answers, `config_option_update`). */
   configOptions: SessionConfigOption[] = [];
   #restore: RestoreContext | undefined;
@@ -113,7 +115,7 @@ export class SessionModel {
       case "session_update":
         // The daemon echoes a prompt when it starts: a queued one is a sent one from here on.
         if (ev.data?.update?.sessionUpdate === "user_message_chunk") this.unqueue(ev.promptId);
-        this.agentTitle = agentTitleOf(ev.data?.update) ?? this.agentTitle;
+        if (!this.named) this.agentTitle = agentTitleOf(ev.data?.update) ?? this.agentTitle;
         this.configOptions = configOptionsOf(ev.data?.update) ?? this.configOptions;
         this.#toolUpdate(ev.data?.update, ev.promptId);
         break;
