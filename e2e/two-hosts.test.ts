@@ -6,6 +6,8 @@
 // had started is reported as started, never run again. Leases are short here (LEASE_MS) so each case takes
 // seconds; the fake model checks every request's tool-call pairing.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -62,14 +64,20 @@ afterEach(() => {
 });
 
 /** A daemon on its own "host": its own QWEN_HOME (A uses the world's), the test's database. */
-function startHost(home: "A" | "B"): Promise<DaemonProcess> {
+function startHost(home: "A" | "B", extraArgs: string[] = []): Promise<DaemonProcess> {
   let qwenHome = world.env.qwenHome;
   if (home === "B") {
     qwenHome = realpathSync(mkdtempSync(join(tmpdir(), "qwen-e2e-hostb-")));
     extraHomes.push(qwenHome);
   }
   return world.env.startDaemon(
-    ["--restore-ask-user-question", "--restore-pending-approvals", "--session-lease-ms", String(LEASE_MS)],
+    [
+      "--restore-ask-user-question",
+      "--restore-pending-approvals",
+      "--session-lease-ms",
+      String(LEASE_MS),
+      ...extraArgs,
+    ],
     { QWEN_HOME: qwenHome, QWEN_STORAGE_URL: pg.database.url },
   );
 }
@@ -138,6 +146,40 @@ async function answerBlue(
   const done = await live.waitForEvent("turn_complete");
   expect(done.json?.data).toMatchObject({ stopReason: "end_turn" });
   await live.close();
+}
+
+/** A webhook receiver on loopback that records each notification's body. */
+async function webhook(): Promise<{ url: string; got: Record<string, unknown>[] }> {
+  const got: Record<string, unknown>[] = [];
+  const server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk) => {
+      text += chunk;
+    });
+    req.on("end", () => {
+      got.push(JSON.parse(text));
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
+}
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+/** Polls `check` until it holds (bounded: a failure names `what`). */
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function askOnA(a: DaemonProcess, prompt = "pick a color") {
@@ -214,6 +256,14 @@ describe("two daemons on one PostgreSQL database", () => {
           owner: a.url,
         },
       });
+      // B's session list comes from the database: A's session, waiting on a question, owned by A.
+      const listed = await b.json<{ sessions: Record<string, unknown>[] }>(
+        "GET",
+        `/workspace/${encodeURIComponent(world.env.workspace)}/sessions`,
+      );
+      expect(listed.body.sessions).toEqual([
+        expect.objectContaining({ sessionId, live: false, owner: a.url, pendingOnDisk: ["user_question"] }),
+      ]);
       ({ restored } = await loadWhenFree(b, sessionId, clientId));
       live = await openEvents(b, sessionId, { lastEventId: restored.lastEventId });
       reAsked = requestData(await live.waitForEvent("permission_request"));
@@ -266,5 +316,25 @@ describe("two daemons on one PostgreSQL database", () => {
       toolStartedResultUnknownText("run_shell_command"),
     );
     expect(linesOf(world.env.workspace, COUNTER, "x")).toBe(ranOnA);
+  });
+
+  it("a notification due when A died is delivered by the next daemon from the outbox in the database, once", async () => {
+    const hook = await webhook();
+    const notify = ["--notify-webhook", hook.url, "--notify-delay-ms", "1500"];
+    const a = await startHost("A", notify);
+    const { sessionId, events, toolCall } = await askOnA(a);
+    const outbox = () => pg.database.select("SELECT key, owner_id FROM qwen_outbox_item");
+    await until("A scheduled the notification", async () => (await outbox()).length === 1);
+    await events.close();
+    await a.kill9();
+    expect(hook.got).toEqual([]);
+    // Two daemons open the outbox and nobody loads the session: one of them claims A's notification once
+    // A's claim ran out, delivers it and closes it; the other never gets it.
+    await startHost("B", notify);
+    await startHost("B", notify);
+    await until("the notification delivered and closed", async () => (await outbox()).length === 0);
+    expect(hook.got).toEqual([
+      expect.objectContaining({ id: `${sessionId}:${toolCall.toolCallId}`, type: "question_waiting" }),
+    ]);
   });
 });

@@ -36,7 +36,7 @@ import { linkActionsMaker } from "./links/link-actions-maker.js";
 import { LinkAnswers } from "./links/link-answers.js";
 import { ensureLinkKey, LinkKey, linkKeyPath } from "./links/link-key.js";
 import { RequestWaits } from "./links/request-waits.js";
-import { fileOutbox, type NotifyOutbox, notifierFromOptions } from "./notify/index.js";
+import { fileOutbox, type NotifyOutbox, notifierFromOptions, sharedOutbox } from "./notify/index.js";
 import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
@@ -149,24 +149,6 @@ async function configureDaemon(
   ) {
     log(`qwen serve: created the answer-link key ${linkKey.path}`);
   }
-  const notifier = notifierFromOptions(options, {
-    clock,
-    log,
-    linkBase,
-    outbox: internals.notifyOutbox ?? fileOutbox(options.qwenHome, fs),
-    ...(options.linkTtlMs > 0
-      ? {
-          actionsFor: linkActionsMaker({
-            key: linkKey,
-            base: linkBase,
-            ttlMs: options.linkTtlMs,
-            clock,
-            log,
-          }),
-        }
-      : {}),
-  });
-  const waits = new RequestWaits(clock);
   const storageTarget = parseStorageUrl(options.storage, options.qwenHome);
   // This run's identity in a shared store's leases: a fresh id (never reused, so a restarted daemon is a
   // new owner) and the URL its clients reach it at, known once the socket is bound.
@@ -188,6 +170,28 @@ async function configureDaemon(
   }
   const storage: SessionStorage = internals.storage ?? (opened as OpenedStorage);
   const leases = opened?.leases;
+  const notifier = notifierFromOptions(options, {
+    clock,
+    log,
+    linkBase,
+    // Shared storage: the outbox is in the database, claimed by whichever daemon opens it (a dead host's
+    // notifications go out from the next one); else the file under QWEN_HOME.
+    outbox:
+      internals.notifyOutbox ??
+      (opened?.outbox !== undefined ? sharedOutbox(opened.outbox, log) : fileOutbox(options.qwenHome, fs)),
+    ...(options.linkTtlMs > 0
+      ? {
+          actionsFor: linkActionsMaker({
+            key: linkKey,
+            base: linkBase,
+            ttlMs: options.linkTtlMs,
+            clock,
+            log,
+          }),
+        }
+      : {}),
+  });
+  const waits = new RequestWaits(clock);
   // One budget for what the daemon buffers across all sessions: the rings' replay data and request bodies.
   const buffers = new BufferBudget(options.bufferBudgetMb * 1024 * 1024);
   const sessions = new Sessions({
@@ -273,7 +277,14 @@ async function configureDaemon(
   const keeper =
     leases === undefined
       ? undefined
-      : new LeaseKeeper({ sessions, leases, leaseMs: options.sessionLeaseMs, clock, log });
+      : new LeaseKeeper({
+          sessions,
+          leases,
+          leaseMs: options.sessionLeaseMs,
+          clock,
+          log,
+          ...(notifier !== undefined ? { afterRenewal: () => notifier.adopt() } : {}),
+        });
   keeper?.start();
   const reaper = startIdleReaper((idleMs) => sessions.reapIdle(idleMs), options.sessionIdleTimeoutMs, clock);
   // Never rejects (an unreadable outbox is logged and it starts empty); deliveries run on their own.
@@ -329,6 +340,7 @@ function openDaemonStorage(
     return {
       ...openSessionStorage(target.root, fs),
       leases: undefined,
+      outbox: undefined,
       description: `jsonl:${target.root}`,
       target,
       ready: () => Promise.resolve(),

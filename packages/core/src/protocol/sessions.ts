@@ -183,6 +183,11 @@ export const SessionSummary = z.object({
    * live sessions (their `pendingInteractions` say it).
    */
   pendingOnDisk: z.array(PendingOnDiskKind).optional(),
+  /**
+   * Ours, with storage shared by hosts (docs/storage.md): the URL of the other daemon whose live lease holds
+   * the session; load it there (here a load answers 409 `session_owned_elsewhere` until that lease runs out).
+   */
+  owner: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

@@ -7,6 +7,7 @@ export { type JsonlStorageOptions, jsonlSessionStorage } from "./jsonl/jsonl-sto
 export * from "./jsonl/paths.js";
 export * from "./jsonl/writer.js";
 export * from "./open-storage.js";
+export type { SharedOutbox } from "./postgres/postgres-outbox.js";
 export {
   type PostgresSessionStorage,
   type PostgresStorageOptions,

@@ -4,6 +4,7 @@
 // nowhere else.
 import { type DurableFs, durableFsFromEnv } from "./durable-fs.js";
 import { jsonlSessionStorage } from "./jsonl/jsonl-storage.js";
+import type { SharedOutbox } from "./postgres/postgres-outbox.js";
 import { postgresSessionStorage } from "./postgres/postgres-storage.js";
 import type { SessionLeases, StorageOwner } from "./session-lease.js";
 import type { SessionStorage } from "./session-storage.js";
@@ -39,6 +40,8 @@ export interface OpenStorageOptions {
 export interface OpenedStorage extends SessionStorage {
   /** Undefined for a store one host keeps alone (JSONL), or when opened without an owner. */
   readonly leases: SessionLeases | undefined;
+  /** A daemon's outbox shared by hosts (PostgreSQL with an owner); undefined otherwise. */
+  readonly outbox: SharedOutbox | undefined;
   /** `jsonl:<folder>` or the URL without its password: safe for logs and /daemon/status. */
   readonly description: string;
   readonly target: StorageTarget;
@@ -54,6 +57,7 @@ export function openStorage(target: StorageTarget, options: OpenStorageOptions =
     return {
       ...storage,
       leases: undefined,
+      outbox: undefined,
       description,
       target,
       ready: () => Promise.resolve(),
@@ -70,6 +74,7 @@ export function openStorage(target: StorageTarget, options: OpenStorageOptions =
     log: storage.log,
     listSessions: storage.listSessions,
     leases: storage.leases,
+    outbox: storage.outbox,
     description,
     target,
     ready: storage.ready,

@@ -16,6 +16,8 @@ export interface PersistedSession {
   updatedAt: string;
   /** The first user text, whitespace collapsed, cut to 80 characters. */
   displayName?: string;
+  /** A store shared by hosts: the URL of the other daemon whose live lease holds the session. */
+  owner?: string;
 }
 
 export const DISPLAY_NAME_MAX_CHARS = 80;
@@ -66,7 +68,7 @@ export function displayNameOf(record: TranscriptRecord, max = DISPLAY_NAME_MAX_C
 async function describeSession(
   storage: SessionStorage,
   cwd: string,
-  { sessionId, updatedAt }: StoredSession,
+  { sessionId, updatedAt, owner }: StoredSession,
 ): Promise<PersistedSession | undefined> {
   let createdAt: string | undefined;
   let displayName: string | undefined;
@@ -86,5 +88,6 @@ async function describeSession(
     createdAt: createdAt ?? updatedAt,
     updatedAt,
     ...(displayName ? { displayName } : {}),
+    ...(owner !== undefined ? { owner } : {}),
   };
 }

@@ -15,6 +15,7 @@ export {
 } from "./notify-event.js";
 export { fileOutbox, memoryOutbox, type NotifyOutbox, outboxPath } from "./outbox.js";
 export { commandSender, type Sender, webhookSender, webhookSignature } from "./senders.js";
+export { sharedOutbox } from "./shared-outbox.js";
 
 export type NotifyOptions = {
   notifyCommand?: readonly string[] | undefined;

@@ -80,6 +80,23 @@ export class Notifier {
     this.#schedule();
   }
 
+  /**
+   * Takes over what the outbox holds now and this notifier does not: with an outbox shared by hosts, the
+   * notifications of a daemon that died since this one started (its claims ran out). Never rejects.
+   */
+  async adopt(): Promise<void> {
+    if (this.#closed || this.#early !== undefined) return;
+    try {
+      const { entries, told } = await this.#options.outbox.load();
+      if (entries.length === 0) return;
+      this.#options.log(`qwen serve: notify outbox: took over ${entries.length} notification(s) to deliver`);
+      this.#persist(this.#planner.load(entries, told));
+      this.#schedule();
+    } catch (error) {
+      this.#options.log(`qwen serve: notify outbox could not be read: ${reason(error)}`);
+    }
+  }
+
   /** Every session event passes here. Synchronous and never throws: it must not disturb the event's path. */
   observe(source: NotifySource, event: DaemonEvent): void {
     if (this.#closed) return;

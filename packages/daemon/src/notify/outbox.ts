@@ -14,7 +14,8 @@ import { z } from "zod";
 import { NotifyEvent } from "./notify-event.js";
 import { MAX_TOLD, type OutboxEntry, type PlanAction } from "./notify-plan.js";
 
-const Entry = z.object({
+/** One outbox entry as stored (an `add` line, a shared outbox item). */
+export const OutboxEntryRecord = z.object({
   key: z.string().min(1),
   sender: z.string().min(1),
   event: NotifyEvent,
@@ -22,7 +23,7 @@ const Entry = z.object({
   attempts: z.number().int().min(0),
 });
 export const OutboxRecord = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("add"), entry: Entry }),
+  z.object({ op: z.literal("add"), entry: OutboxEntryRecord }),
   z.object({ op: z.literal("retry"), key: z.string(), attempts: z.number().int().min(0), dueAt: z.number() }),
   z.object({
     op: z.literal("close"),

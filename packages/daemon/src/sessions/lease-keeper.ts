@@ -22,6 +22,8 @@ export class LeaseKeeper {
       leaseMs: number;
       clock: Clock;
       log: (line: string) => void;
+      /** After each renewal (the notifier takes over a dead daemon's notifications). Must not reject. */
+      afterRenewal?: () => Promise<void>;
     },
   ) {}
 
@@ -62,7 +64,9 @@ export class LeaseKeeper {
       log(
         `qwen serve: renewing the session leases failed: ${error instanceof Error ? error.message : error}`,
       );
+      return;
     }
+    await this.deps.afterRenewal?.();
   }
 
   #schedule(): void {

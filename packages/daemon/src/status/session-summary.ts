@@ -57,5 +57,6 @@ export function persistedSessionSummary(session: PersistedSession, workspaceCwd:
     pendingInteractionCount: 0,
     hasTurnError: false,
     pendingInteractions: [],
+    ...(session.owner !== undefined ? { owner: session.owner } : {}),
   };
 }

@@ -55,6 +55,11 @@ export class PostgresLeases implements SessionLeases {
   }
 
   async renew(): Promise<SessionKey[]> {
+    // The owner's outbox items (postgres-outbox.ts) live as long as its leases: one renewal keeps both.
+    await this.db.query(
+      `UPDATE qwen_outbox_item SET expires_at = ${EXPIRY.replace("$LEASE", "$2")} WHERE owner_id = $1`,
+      [this.owner.id, this.leaseMs],
+    );
     const { rows } = await this.db.query(
       `UPDATE qwen_session_lease SET expires_at = ${EXPIRY.replace("$LEASE", "$2")}, owner_url = $3
        WHERE owner_id = $1 RETURNING cwd, session_id`,

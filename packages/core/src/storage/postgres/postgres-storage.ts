@@ -24,6 +24,7 @@ import type {
 import { SessionLogNotFoundError } from "../session-storage.js";
 import { connectDb, type Db } from "./db.js";
 import { PostgresLeases } from "./postgres-leases.js";
+import { postgresOutbox, type SharedOutbox } from "./postgres-outbox.js";
 
 export interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database (a secret: shown only through redactStorageUrl). */
@@ -45,6 +46,8 @@ export interface PostgresStorageOptions {
 
 export interface PostgresSessionStorage extends SessionStorage {
   readonly leases: PostgresLeases | undefined;
+  /** The owner's outbox (with an owner only). */
+  readonly outbox: SharedOutbox | undefined;
   /** Connects and migrates the schema (every operation waits for it too); rejects with a redacted error. */
   ready(): Promise<void>;
   /** Closes the connections; the storage is unusable afterwards. */
@@ -60,6 +63,7 @@ export function postgresSessionStorage(options: PostgresStorageOptions): Postgre
   const leases = options.owner === undefined ? undefined : new PostgresLeases(db, options.owner, leaseMs);
   return {
     leases,
+    outbox: options.owner === undefined ? undefined : postgresOutbox(db, options.owner, leaseMs),
     log: <T>(key: SessionKey, kind: SessionLogKind, decode: LogDecoder<T>): SessionLog<T> => {
       assertValidSessionId(key.sessionId);
       return new PostgresSessionLog(db, { ...key }, kind, decode, leases, options.onDurable);

@@ -37,6 +37,22 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX qwen_session_lease_owner ON qwen_session_lease (owner_id);
   `,
+  // 2: a daemon's outbox (notifications not delivered yet): each item held by one owner until its claim runs
+  // out, then claimed by the next daemon that opens the outbox; and the ids of what was told (any owner).
+  `
+  CREATE TABLE qwen_outbox_item (
+    key text PRIMARY KEY,
+    seq bigserial NOT NULL,
+    item text NOT NULL,
+    owner_id text NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX qwen_outbox_item_owner ON qwen_outbox_item (owner_id);
+  CREATE TABLE qwen_outbox_note (
+    id text PRIMARY KEY,
+    noted_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  );
+  `,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -6,6 +6,8 @@ export interface TestDatabase {
   url: string;
   /** Runs SQL as the server's superuser in this database (to damage a log as a bad copy would). */
   query(text: string, values?: unknown[]): Promise<void>;
+  /** Reads rows as the server's superuser (a test looks at what the daemons stored). */
+  select(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   drop(): Promise<void>;
 }
 
@@ -20,17 +22,21 @@ export async function createTestDatabase(serverUrl: string): Promise<TestDatabas
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  const select = async (text: string, values?: unknown[]): Promise<Record<string, unknown>[]> => {
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
   return {
     url: url.toString(),
     async query(text, values) {
-      const client = new pg.Client({ connectionString: url.toString() });
-      await client.connect();
-      try {
-        await client.query(text, values);
-      } finally {
-        await client.end();
-      }
+      await select(text, values);
     },
+    select,
     async drop() {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
