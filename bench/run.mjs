@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every benchmark in sequence and prints their output (`npm run bench` at the repository root).
-//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|vote-latency|soak|pending-list|restart-restore|cold-story ...]
+//   node bench/run.mjs [startup|restore-scan|transcript-load|daemon-latency|vote-latency|soak|pending-list|restart-restore|storage|cold-story ...]
 //                      [-- options for the selected benchmarks, e.g. -- --runs 3 --reference]
 // With names, runs only those; arguments after `--` are passed to each selected benchmark (`npm run bench --
 // cold-story -- --reference`). The process benchmarks use the built packages: when a dist folder is
@@ -64,6 +64,12 @@ const BENCHMARKS = [
     script: "bench/restart-restore.mjs",
     node: [],
     what: "SIGKILL -> restart -> restored question",
+  },
+  {
+    name: "storage",
+    script: "bench/storage.mjs",
+    node: [],
+    what: "JSONL vs PostgreSQL: prompt -> question, vote -> 200, load -> re-asked, durable appends/s (1 and 50 sessions)",
   },
   {
     name: "cold-story",
