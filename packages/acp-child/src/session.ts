@@ -21,7 +21,7 @@ import type { Logger } from "./logger.js";
 import { askClient, buildPermissionRequest } from "./permissions.js";
 import { askByChoices } from "./question-choices.js";
 import type { RuntimeSession, SessionHooks, ToolBackends } from "./runtime.js";
-import { SessionUsage } from "./usage.js";
+import { SessionUsage, usageTotalsOf } from "./usage.js";
 
 export interface AcpSessionDeps {
   sessionId: string;
@@ -60,8 +60,8 @@ export class AcpSession {
 
   /** Tool calls whose command runs in a client terminal: their updates keep showing that terminal. */
   private readonly terminals = new Map<string, string>();
-  /** Token counts over this session's model requests (in this process). */
-  private readonly usage = new SessionUsage();
+  /** Token counts over this session's model requests (from its transcript on attach, then live). */
+  private usage = new SessionUsage();
 
   /** The hooks core's session reports to; they stay valid across a reload of the core session. */
   readonly hooks: SessionHooks = {
@@ -115,6 +115,7 @@ export class AcpSession {
   /** Attaches a (re)loaded core session; detach() the previous one first. */
   attach(runtime: RuntimeSession): void {
     this.runtime = runtime;
+    this.usage = new SessionUsage(usageTotalsOf(runtime.agent.records()));
     runtime.setApprovalMode(this.approvalMode);
     if (this.modelId !== undefined) runtime.setModel(this.modelId);
   }

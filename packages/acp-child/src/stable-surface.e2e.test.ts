@@ -187,6 +187,19 @@ describe("usage and message ids", () => {
         _meta: { "qwen.sessionUsage": { inputTokens: 400, outputTokens: 14, totalTokens: 414 } },
       },
     ]);
+
+    // The counts are kept with the replies on disk: a session reopened from disk goes on adding.
+    await child.agent.request("session/close", { sessionId });
+    await child.agent.request("session/load", { sessionId, cwd: world.workspace, mcpServers: [] });
+    await child.agent.request("session/prompt", { sessionId, prompt: text("count three") });
+    const after = child
+      .updatesFor(sessionId)
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "usage_update");
+    expect(after.at(-1)).toMatchObject({
+      used: 507,
+      _meta: { "qwen.sessionUsage": { inputTokens: 900, outputTokens: 21, totalTokens: 921 } },
+    });
   });
 
   it("names each reply with a message id, the same live and in a replay; replayed user messages have theirs", async () => {

@@ -1,6 +1,6 @@
 // Collects one streamed model reply into the Content the history records. Pure.
 import type { Content, Part } from "../content.js";
-import type { FinishReason, ModelEvent } from "../model/provider.js";
+import type { FinishReason, ModelEvent, Usage } from "../model/provider.js";
 
 /** A tool call as the model sent it; `invalidArguments` is the raw text when it was not a JSON object. */
 export interface StreamedCall {
@@ -15,6 +15,8 @@ export class ModelReply {
   #text = "";
   readonly calls: StreamedCall[] = [];
   finishReason: FinishReason | undefined;
+  /** The provider's token counts for the request, when it sent them. */
+  usage: Usage | undefined;
 
   add(event: ModelEvent): void {
     switch (event.type) {
@@ -29,6 +31,7 @@ export class ModelReply {
         break;
       case "finish":
         this.finishReason = event.reason;
+        this.usage = event.usage;
         break;
     }
   }

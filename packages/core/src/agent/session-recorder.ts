@@ -33,11 +33,12 @@ export function sessionRecorder(
   };
   return {
     user: (message) => keep(() => t.appendUser(message, { promptId })),
-    assistant: (message, uuid) =>
+    assistant: (message, reply) =>
       keep(() =>
         t.appendAssistant(message, {
           model,
-          ...(uuid === undefined ? {} : { uuid }),
+          ...(reply?.uuid === undefined ? {} : { uuid: reply.uuid }),
+          ...(reply?.usage === undefined ? {} : { usage: reply.usage }),
           ...(recordStarts && message.parts.some((p) => p.functionCall)
             ? { toolStarts: "recorded" as const }
             : {}),

@@ -119,27 +119,36 @@ export async function runTurn(deps: TurnDeps, start: TurnStart): Promise<TurnOut
       }
     } catch (error) {
       // What was streamed has been shown, so it is kept; calls from a reply that did not finish are not.
-      await recordReply(deps, reply.content({ withCalls: false }), messageId);
+      await recordReply(deps, reply, { withCalls: false }, messageId);
       if (signal.aborted) return finish("cancelled");
       await deps.recorder.turnResult({ modelRequests, error: describeError(error) });
       throw error;
     }
     if (signal.aborted) {
-      await recordReply(deps, reply.content({ withCalls: false }), messageId);
+      await recordReply(deps, reply, { withCalls: false }, messageId);
       return finish("cancelled");
     }
 
     // Durable before any confirmation: a crash while a question waits leaves exactly this record last.
-    await recordReply(deps, reply.content({ withCalls: true }), messageId);
+    await recordReply(deps, reply, { withCalls: true }, messageId);
     if (reply.calls.length === 0) return finish(stopReasonOf(reply));
     pending = reply.calls;
   }
 }
 
-async function recordReply(deps: TurnDeps, content: Content | undefined, messageId: string): Promise<void> {
+async function recordReply(
+  deps: TurnDeps,
+  reply: ModelReply,
+  opts: { withCalls: boolean },
+  messageId: string,
+): Promise<void> {
+  const content = reply.content(opts);
   if (!content) return;
   deps.chat.append(content);
-  await deps.recorder.assistant(content, messageId);
+  await deps.recorder.assistant(content, {
+    uuid: messageId,
+    ...(reply.usage === undefined ? {} : { usage: reply.usage }),
+  });
 }
 
 function stopReasonOf(reply: ModelReply): StopReason {

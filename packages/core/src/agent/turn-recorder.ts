@@ -2,6 +2,7 @@
 // resolves only once the record is written (durable ones fsynced), so the loop can order side effects
 // after durability: a question's functionCall is on disk before the question is shown.
 import type { Content } from "../content.js";
+import type { Usage } from "../model/provider.js";
 import type { ToolCallResult, ToolStartedData } from "../transcript/records.js";
 import type { StopReason } from "./contract.js";
 
@@ -19,8 +20,11 @@ export interface TurnResultData {
 export interface TurnRecorder {
   /** A user message (durable). */
   user(message: Content): Promise<void>;
-  /** A model reply (durable); `uuid`: the record's uuid, the reply's message id (see AgentEvent). */
-  assistant(message: Content, uuid?: string): Promise<void>;
+  /**
+   * A model reply (durable). `uuid`: the record's uuid, the reply's message id (see AgentEvent); `usage`: the
+   * provider's token counts for the request, kept with the reply so a later process can add them up.
+   */
+  assistant(message: Content, reply?: { uuid?: string; usage?: Usage }): Promise<void>;
   /** One call's result; `message` is a user entry holding its functionResponse (durable). */
   toolResult(message: Content, result: ToolCallResult): Promise<void>;
   turnResult(data: TurnResultData): Promise<void>;

@@ -139,6 +139,6 @@ export const RESTORE_PROMPT_CAPABILITY_META_KEY = "qwen.daemon.restorePrompt";
 
 /**
  * `_meta` of a `usage_update` (session/update): the provider's token counts added up over the session's model
- * requests in this agent process, `{inputTokens, outputTokens, totalTokens}`.
+ * requests (those saved in its transcript, then the live ones), `{inputTokens, outputTokens, totalTokens}`.
  */
 export const SESSION_USAGE_META_KEY = "qwen.sessionUsage";

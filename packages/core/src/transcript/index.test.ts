@@ -23,6 +23,7 @@ describe("transcript public API", () => {
         "TranscriptNotFoundError",
         "TranscriptRecord",
         "UNKNOWN_TRANSCRIPT_VERSION",
+        "UsageMetadata",
         "UserRecord",
         "activeBranch",
         "decodeLedgerEntry",

@@ -19,10 +19,22 @@ export const UserRecord = Base.extend({
 });
 export type UserRecord = z.infer<typeof UserRecord>;
 
+/**
+ * The provider's token counts for the request that produced a reply, under the names qwen-code's transcripts
+ * use (Gemini's usage metadata): prompt, reply and total tokens.
+ */
+export const UsageMetadata = z.object({
+  promptTokenCount: z.number().optional(),
+  candidatesTokenCount: z.number().optional(),
+  totalTokenCount: z.number().optional(),
+});
+export type UsageMetadata = z.infer<typeof UsageMetadata>;
+
 export const AssistantRecord = Base.extend({
   type: z.literal("assistant"),
   message: Content,
   model: z.string().optional(),
+  usageMetadata: UsageMetadata.optional(),
   /**
    * "recorded": every tool of this reply that can need an approval gets a `tool_started` record before it runs
    * (`--restore-pending-approvals`). Without it a missing start record proves nothing (an older writer, the

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { Content } from "../content.js";
+import type { Usage } from "../model/provider.js";
 import { assertValidSessionId } from "../storage/session-id.js";
 import {
   type SessionLocation,
@@ -18,6 +19,7 @@ import {
   type ToolCallResult,
   ToolResultRecord,
   type TranscriptRecord,
+  type UsageMetadata,
   UserRecord,
 } from "./records.js";
 
@@ -95,16 +97,20 @@ export class SessionTranscript {
     return this.write(UserRecord, record, "user", true);
   }
 
-  /** `uuid`: the record's own, when the caller named the reply before it was written (its message id). */
+  /**
+   * `uuid`: the record's own, when the caller named the reply before it was written (its message id);
+   * `usage`: the provider's token counts, written as `usageMetadata`.
+   */
   appendAssistant(
     message: Content,
-    options: { model?: string; toolStarts?: "recorded"; uuid?: string } = {},
+    options: { model?: string; toolStarts?: "recorded"; uuid?: string; usage?: Usage } = {},
   ): Promise<AssistantRecord> {
     const record = {
       ...this.base(options.uuid),
       type: "assistant" as const,
       message,
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.usage === undefined ? {} : { usageMetadata: usageMetadataOf(options.usage) }),
       ...(options.toolStarts === undefined ? {} : { toolStarts: options.toolStarts }),
     };
     return this.write(AssistantRecord, record, "model", true);
@@ -180,4 +186,12 @@ export class SessionTranscript {
     }
     return record;
   }
+}
+
+function usageMetadataOf(usage: Usage): UsageMetadata {
+  return {
+    ...(usage.promptTokens === undefined ? {} : { promptTokenCount: usage.promptTokens }),
+    ...(usage.completionTokens === undefined ? {} : { candidatesTokenCount: usage.completionTokens }),
+    ...(usage.totalTokens === undefined ? {} : { totalTokenCount: usage.totalTokens }),
+  };
 }
