@@ -69,6 +69,10 @@ async function startSession(
     if (sessions.registry.isTaken(response.sessionId)) {
       throw sessionIdConflict(response.sessionId);
     }
+    // Shared storage: the new session is this daemon's from the start, before anything is written to it,
+    // so a load elsewhere in between is refused (409) instead of claiming it.
+    const taken = await sessions.options.leases?.acquire({ cwd, sessionId: response.sessionId });
+    if (taken !== undefined && !taken.acquired) throw sessionIdConflict(response.sessionId);
     const session = sessions.newSession(response.sessionId, cwd, child);
     session.configOptions = configOptionsOf(response);
     session.opened();

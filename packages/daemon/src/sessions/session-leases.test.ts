@@ -60,6 +60,27 @@ describe("loading a session from a shared store", () => {
   });
 });
 
+describe("a session created on a shared store", () => {
+  it("is this daemon's at once: a load elsewhere is refused before anything was written to it", async () => {
+    const table = new MemoryLeaseTable();
+    const d = daemonWithLeases(table);
+    const { sessionId } = await d.createSession();
+    expect(table.get({ cwd: TEST_WORKSPACE, sessionId })).toMatchObject({ ownerId: ME.id, epoch: 1 });
+    const other = createTestDaemon({ leases: table.leasesFor(OTHER) });
+    const res = await other.request("POST", `/session/${sessionId}/load`, { body: {} });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: "session_owned_elsewhere", owner: ME.url });
+  });
+
+  it("a load that fails lets the lease it took go", async () => {
+    const table = new MemoryLeaseTable();
+    const d = daemonWithLeases(table);
+    const res = await d.request("POST", "/session/nothere/load", { body: {} });
+    expect(res.status).toBe(404);
+    expect(table.get({ cwd: TEST_WORKSPACE, sessionId: "nothere" })).toMatchObject({ live: false });
+  });
+});
+
 describe("a session another daemon took over", () => {
   it("is dropped by the lease keeper: its clients are told who owns it, later requests get 409", async () => {
     const table = new MemoryLeaseTable();

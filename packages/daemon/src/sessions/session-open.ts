@@ -279,6 +279,10 @@ async function openFromChild(
     );
   } catch (error) {
     session?.discard();
+    // The lease taken for a load that failed (no such session, say) is let go, not kept renewed.
+    await sessions.options.leases?.release({ cwd, sessionId }).catch((releaseError: unknown) => {
+      sessions.options.log(`qwen serve: releasing the lease of ${sessionId} failed: ${String(releaseError)}`);
+    });
     throw error;
   } finally {
     release();
