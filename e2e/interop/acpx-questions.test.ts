@@ -2,13 +2,13 @@
 // drives the built `qwen --acp` with the fake model over HTTP. acpx answers a permission request by kind
 // only: `--approve-all` picks the first `allow_once` option, so it picks a question's first choice (and
 // includes every option of a multi-select); its CLI has no way to pick another.
-// - a question answered by picking an option: the model receives that option's label;
+// - a question answered by picking an option: the model receives that option's label; `--deny-all` declines;
 // - a two-question batch (a choice, then a multi-select) answered one request at a time, in order;
 // - a question left waiting by a SIGKILL of the agent (asked to another plain client, which acpx cannot be
 //   made to leave waiting) is asked again the same way before acpx's next prompt, and acpx answers it;
 // - a session deleted (session/delete: acpx has no command for it, so an SDK client sends it) is gone from
 //   `acpx sessions list`, which asks the agent's session/list.
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OpenAIChatRequest } from "@qwen-daemon/core";
 import { type FakeOpenAIServer, lastMessage, messageText } from "@qwen-daemon/core/testing";
@@ -86,6 +86,25 @@ describe(`acpx ${ACPX_VERSION} answering questions of the built qwen --acp`, () 
     ]);
     expect(asked && titleOf(asked)).toBe("Approach: Which approach should I take?");
     expect(toolResult(callIdOf(asked ?? {}))).toBe(`${ANSWERS}**Approach**: A`);
+  });
+
+  it("--deny-all picks Decline: the batch is the user's cancel, and nothing more is asked", async () => {
+    const { home, workspace, env } = world.dirs();
+    const run = await acpx(workspace, env, ["--deny-all", "exec", "ask both"]);
+    // acpx's exit code for "a permission was denied".
+    expect(run.code, run.stderr).toBe(5);
+    const [asked, ...more] = permissionRequests(run.messages);
+    expect(more).toEqual([]);
+    // Request ids of the two directions overlap; acpx's answer is the result that has an outcome.
+    const answer = run.messages.find((m) => m.result && "outcome" in m.result);
+    expect(answer?.result).toMatchObject({ outcome: { outcome: "selected", optionId: "decline" } });
+    // The turn ended there; the decline is what the model will read with the next prompt.
+    const chats = join(home, ".qwen", "projects", workspace.replaceAll("/", "-"), "chats");
+    const transcript = readdirSync(chats).find((f) => f.split(".").length === 2);
+    expect(transcript && readFileSync(join(chats, transcript), "utf8")).toContain(
+      `Tool \\"ask_user_question\\" was canceled by the user.`,
+    );
+    expect(asked && titleOf(asked)).toContain("question 1 of 2");
   });
 
   it("answers a two-question batch one request at a time, in order", async () => {
