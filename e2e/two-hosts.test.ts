@@ -5,7 +5,7 @@
 // (409 naming A) only until A's lease runs out and can write nothing once B took over, and a shell command A
 // had started is reported as started, never run again. Leases are short here (LEASE_MS) so each case takes
 // seconds; the fake model checks every request's tool-call pairing.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import { join } from "node:path";
 import {
   type OpenAIChatRequest,
   postgresSessionStorage,
+  redactStorageUrl,
   type SessionLogKind,
   toolStartedResultUnknownText,
 } from "@qwen-daemon/core";
@@ -43,12 +44,15 @@ import type { SseClient, SseFrame } from "./harness/sse-client.js";
 
 const LEASE_MS = 2000;
 const COUNTER = "counter.txt";
+const ENV_DUMP = "env.txt";
 const ANSWERED = "User has provided the following answers:\n\n**Color**: Blue";
 
 /** The fake model: a tool result gets a closing text; "RUN" a shell command; anything else the question. */
 function model(request: OpenAIChatRequest): FakeReply {
   const last = lastMessage(request);
   if (last?.role === "tool") return reply.text(`model saw: ${messageText(last)}`);
+  if (messageText(last).startsWith("ENV"))
+    return reply.toolCalls([{ name: "run_shell_command", args: { command: `env > ${ENV_DUMP}` } }]);
   if (messageText(last).startsWith("RUN"))
     return reply.toolCalls([
       { name: "run_shell_command", args: { command: `echo x >> ${COUNTER} && sleep 0.4` } },
@@ -316,6 +320,29 @@ describe("two daemons on one PostgreSQL database", () => {
       toolStartedResultUnknownText("run_shell_command"),
     );
     expect(linesOf(world.env.workspace, COUNTER, "x")).toBe(ranOnA);
+  });
+
+  it("never shows the database password: not in status, banner, logs, command lines, nor to the tools the agent runs", async () => {
+    const password = decodeURIComponent(new URL(pg.database.url).password);
+    expect(password.length).toBeGreaterThan(8);
+    const a = await startHost("A");
+    const status = await a.json<{ storage?: string }>("GET", "/daemon/status");
+    expect(status.body.storage).toBe(redactStorageUrl(pg.database.url));
+    expect(JSON.stringify(status.body)).not.toContain(password);
+    const { sessionId, clientId, events, requestId } = await askOnA(a, "ENV dump");
+    expect(await vote(a, sessionId, requestId, clientId, ALLOW)).toEqual({ status: 200, body: {} });
+    await events.waitForEvent("turn_complete");
+    await events.close();
+    const children = descendantsOf(a.pid);
+    expect(children.length).toBeGreaterThan(0);
+    for (const pid of [a.pid, ...children])
+      expect(readFileSync(`/proc/${pid}/cmdline`, "utf8")).not.toContain(password);
+    const toolEnv = readFileSync(join(world.env.workspace, ENV_DUMP), "utf8");
+    expect(toolEnv).toContain("OPENAI_MODEL="); // the dump is the tool's environment
+    expect(toolEnv).not.toContain(password);
+    expect(toolEnv).not.toContain("QWEN_STORAGE");
+    expect(`${a.stdout}${a.stderr}`).toContain("storage:    postgres://");
+    expect(`${a.stdout}${a.stderr}`).not.toContain(password);
   });
 
   it("a notification due when A died is delivered by the next daemon from the outbox in the database, once", async () => {
