@@ -12,11 +12,16 @@ export default defineConfig({
   ...SHARED_OPTIONS,
   entry: ["src/bin.ts", "src/index.ts"],
   format: ["esm"],
-  // The public types use the daemon's option types; the daemon is bundled, not a dependency of an installed
-  // cli, so its declarations are inlined (a path to the source makes the declaration bundler take them in).
+  // The public types use the daemon's option types and core's restore switches; neither package is a
+  // dependency of an installed cli (both are bundled), so their declarations are inlined (a path to the source makes the declaration bundler take them in).
   dts: {
     entry: "src/index.ts",
-    compilerOptions: { paths: { "@qwen-daemon/daemon/option-specs": ["../daemon/src/option-specs.ts"] } },
+    compilerOptions: {
+      paths: {
+        "@qwen-daemon/daemon/option-specs": ["../daemon/src/option-specs.ts"],
+        "@qwen-daemon/core/restore-kinds": ["../core/src/protocol/restore-kinds.ts"],
+      },
+    },
   },
   sourcemap: true,
   clean: true,

@@ -6,7 +6,7 @@ import {
   RESTORE_FLAGS,
   type RestoreSwitches,
   restoreSwitchesFromArgv,
-} from "@qwen-daemon/core/protocol";
+} from "@qwen-daemon/core/restore-kinds";
 
 export interface AgentModeFlags extends RestoreSwitches {
   acp: boolean;

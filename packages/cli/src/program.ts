@@ -1,7 +1,7 @@
 // The full command-line parser (commander). Reached for --help, --version, headless prompts, and any
 // argv the fast path does not recognise; `serve` flag values are still parsed by the shared parser.
 
-import { RESTORE_KINDS, type RestoreSwitches } from "@qwen-daemon/core/protocol";
+import { RESTORE_KINDS, type RestoreSwitches } from "@qwen-daemon/core/restore-kinds";
 import { defaultText, rangeText } from "@qwen-daemon/daemon/option-specs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import pkg from "../package.json" with { type: "json" };
