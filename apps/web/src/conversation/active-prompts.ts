@@ -47,7 +47,11 @@ export class ActivePrompts {
       // clears the anonymous flag.
       this.#anonymous = false;
       if (event.type === "turn_error" && typeof promptId !== "string") this.#ids.clear();
-    } else if (event.type === "session_died" || event.type === "session_closed") {
+    } else if (
+      event.type === "session_died" ||
+      event.type === "session_closed" ||
+      event.type === "session_owned_elsewhere"
+    ) {
       this.reset(false);
     } else if (
       typeof promptId === "string" &&

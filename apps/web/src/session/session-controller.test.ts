@@ -342,6 +342,16 @@ describe("SessionController", () => {
     expect(w.controller.banner?.action?.label).toBe("Reload session");
   });
 
+  it("a session another server took over drops its cards and names that server", async () => {
+    await w.controller.create();
+    w.streams.last.emit("permission_request", questionRequest("r1"));
+    w.streams.last.emit("session_owned_elsewhere", { sessionId: "s1", owner: "http://b.example:4170" });
+    expect(w.controller.interactions).toEqual([]);
+    expect(notes(w)).toEqual([
+      "Another server took this session over (http://b.example:4170): continue it there.",
+    ]);
+  });
+
   it("a vote the daemon no longer knows (404) removes the card with a note; other failures keep it", async () => {
     await w.controller.create();
     w.streams.last.emit("permission_request", questionRequest("r1"));

@@ -30,6 +30,7 @@ const LIST_EVENTS = new Set([
   "turn_error",
   "session_died",
   "session_closed",
+  "session_owned_elsewhere",
 ]);
 
 export class SessionModel {
@@ -187,6 +188,15 @@ export class SessionModel {
           ev.data?.reason === "deleted"
             ? "This session was deleted. Its conversation is gone from the daemon."
             : "This session was closed.",
+        );
+        outcome = "closed";
+        break;
+      case "session_owned_elsewhere":
+        // Shared storage: another daemon took the session over; this one can no longer act on it.
+        this.#dropAll();
+        this.note(
+          "notice",
+          `Another server took this session over${ev.data?.owner ? ` (${ev.data.owner})` : ""}: continue it there.`,
         );
         outcome = "closed";
         break;
