@@ -20,6 +20,7 @@ import {
 } from "./external-tool-guard.js";
 import type { Logger } from "./logger.js";
 import type { AcpChildOptions } from "./options.js";
+import { kindSwitchesOf } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import type { AcpSession } from "./session.js";
 import { isApprovalMode, modeState } from "./session-modes.js";
@@ -59,10 +60,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     parentGate,
     defaultCwd: deps.defaultCwd,
     ...(deps.listPageSize !== undefined ? { listPageSize: deps.listPageSize } : {}),
-    switches: {
-      question: options.restoreAskUserQuestion,
-      approvals: options.restorePendingApprovals === true,
-    },
+    switches: kindSwitchesOf(options),
     ...(deps.newId ? { newId: deps.newId } : {}),
   });
 

@@ -2,7 +2,11 @@
 // `_` name (agent.ts registers both). Both read a session without changing it.
 import { RequestError } from "@agentclientprotocol/sdk";
 import { isValidSessionId } from "@qwen-daemon/core";
-import type { LoadUpdatesParams, SessionContinueParams } from "@qwen-daemon/core/protocol";
+import {
+  type LoadUpdatesParams,
+  RESTORE_KIND_NAMES,
+  type SessionContinueParams,
+} from "@qwen-daemon/core/protocol";
 import type { Logger } from "./logger.js";
 import { replayUpdates } from "./replay.js";
 import { continueDecision } from "./restore.js";
@@ -20,7 +24,6 @@ export interface ExtensionHandlerDeps {
 
 export function extensionHandlers({ runtime, log, defaultCwd, sessions }: ExtensionHandlerDeps) {
   const describe = (cwd: string) => sessions.describe(cwd);
-  const { question, approvals } = sessions.switches;
   // Read-only: never re-hangs, so no skip ids; a running turn's calls are left open, not failed.
   const loadUpdates = async (params: LoadUpdatesParams) => {
     const live = await sessions.settled(params.sessionId);
@@ -47,7 +50,7 @@ export function extensionHandlers({ runtime, log, defaultCwd, sessions }: Extens
     const session = await sessions.settled(params.sessionId);
     if (!session) throw RequestError.sessionNotFound(params.sessionId);
     const decision = continueDecision({
-      restoreSwitch: question || approvals,
+      restoreSwitch: RESTORE_KIND_NAMES.some((kind) => sessions.switches[kind]),
       // A restore (question or approvals) would ask the session's trailing calls again: continue refuses.
       restorable: () => sessions.restorable(session),
       promptActive: session.promptActive,

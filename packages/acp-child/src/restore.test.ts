@@ -1,16 +1,12 @@
 import type { Content, TranscriptRecord } from "@qwen-daemon/core";
 import { DEFAULT_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
-import { continueDecision, replaySkipIds, restoreHintMeta, shouldHintRestore } from "./restore.js";
+import { continueDecision, restoreHintMeta, shouldHintRestore } from "./restore.js";
 
 const questionArgs = { questions: [DEFAULT_QUESTION] };
 const askEntry: Content = {
   role: "model",
   parts: [{ functionCall: { id: "q1", name: "ask_user_question", args: questionArgs } }],
-};
-const answered: Content = {
-  role: "user",
-  parts: [{ functionResponse: { id: "q1", name: "ask_user_question", response: { output: "ok" } } }],
 };
 
 let n = 0;
@@ -28,31 +24,6 @@ function record(message: Content, type: "user" | "assistant" | "tool_result"): T
   } as TranscriptRecord;
 }
 const userText = (text: string): Content => ({ role: "user", parts: [{ text }] });
-
-describe("replaySkipIds", () => {
-  const records = [record(userText("hi"), "user"), record(askEntry, "assistant")];
-
-  it("takes the restorable ids from the live chat when there is one", () => {
-    expect(
-      replaySkipIds({ restoreSwitch: true, suppress: false, chatLastEntry: () => askEntry, records: [] }),
-    ).toEqual(new Set(["q1"]));
-    // A chat whose last entry was repaired has nothing to skip, whatever the records say.
-    expect(
-      replaySkipIds({ restoreSwitch: true, suppress: false, chatLastEntry: () => answered, records }),
-    ).toBeUndefined();
-  });
-
-  it("falls back to the records on a cold replay", () => {
-    expect(replaySkipIds({ restoreSwitch: true, suppress: false, records })).toEqual(new Set(["q1"]));
-  });
-
-  it("skips nothing with the switch off or when suppressed", () => {
-    expect(replaySkipIds({ restoreSwitch: false, suppress: false, records })).toBeUndefined();
-    expect(
-      replaySkipIds({ restoreSwitch: true, suppress: true, chatLastEntry: () => askEntry, records }),
-    ).toBeUndefined();
-  });
-});
 
 describe("shouldHintRestore", () => {
   const on = { restoreSwitch: true, suppress: false, promptActive: false, restorable: () => true };
@@ -87,8 +58,7 @@ describe("restoreHintMeta", () => {
       switches: over.switches ?? { question: true, approvals: true },
       suppress: over.suppress ?? { question: false, approvals: false },
       promptActive: over.promptActive ?? false,
-      restorableQuestion: () => false,
-      restorableApprovals: () => false,
+      restorable: () => false,
       answeredTail: () => answered,
     });
 

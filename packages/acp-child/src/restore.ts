@@ -1,19 +1,13 @@
 // Child-side restore decisions (docs/restore.md "How a restore runs", steps 2 and 3, and continue's refusal), as pure functions of
 // what the session knows. The switch is checked first so that with it off nothing restore-specific runs.
-import {
-  type Content,
-  classifySessionTail,
-  historyFromRecords,
-  lastHistoryContentFromRecords,
-  restorableAskUserQuestionCallIds,
-  type TranscriptRecord,
-} from "@qwen-daemon/core";
+import { classifySessionTail, historyFromRecords, type TranscriptRecord } from "@qwen-daemon/core";
 import {
   type ContinueDecision,
   type Meta,
-  RESTORE_ASK_USER_QUESTION_META_KEY,
-  RESTORE_PENDING_APPROVALS_META_KEY,
+  RESTORE_KIND_NAMES,
   type RestoreKindName,
+  RestoreKinds,
+  type RestoreSwitches,
 } from "@qwen-daemon/core/protocol";
 
 export interface RestoreInputs {
@@ -23,33 +17,17 @@ export interface RestoreInputs {
   suppress: boolean;
 }
 
-/**
- * Dangling calls replay must leave in progress: the restorable question batch. Taken from the live chat's
- * last entry when there is a chat, else from the records (cold replay before any chat exists).
- */
-export function replaySkipIds(
-  inputs: RestoreInputs & { chatLastEntry?: () => Content | undefined; records: readonly TranscriptRecord[] },
-): ReadonlySet<string> | undefined {
-  if (!inputs.restoreSwitch || inputs.suppress) return undefined;
-  const last = inputs.chatLastEntry ? inputs.chatLastEntry() : lastHistoryContentFromRecords(inputs.records);
-  return restorableAskUserQuestionCallIds(last);
-}
-
-/** What a load/resume request says the daemon will refuse: the question restore, the approvals restore. */
+/** What a load/resume request says the daemon will refuse, per restore kind (each has its own suppress key). */
 export type Suppress = Record<RestoreKindName, boolean>;
 
-/**
- * Dangling calls replay must leave in progress for an approvals restore (`--restore-pending-approvals`): the
- * calls it will ask again. The session is live by then (load/resume open it before the replay).
- */
-export function approvalSkipIds(inputs: {
-  restoreSwitch: boolean;
-  suppress: boolean;
-  restorable: () => { functionCalls: { id?: string }[] } | undefined;
-}): ReadonlySet<string> | undefined {
-  if (!inputs.restoreSwitch || inputs.suppress) return undefined;
-  const calls = inputs.restorable()?.functionCalls;
-  return calls === undefined ? undefined : new Set(calls.flatMap((c) => (c.id ? [c.id] : [])));
+/** The restore switches of the agent, per restore kind. */
+export type KindSwitches = Record<RestoreKindName, boolean>;
+
+/** The agent's switches per kind, from options that name each by its row's `switch`. */
+export function kindSwitchesOf(options: Partial<RestoreSwitches>): KindSwitches {
+  const switches = {} as KindSwitches;
+  for (const kind of RESTORE_KIND_NAMES) switches[kind] = options[RestoreKinds[kind].switch] === true;
+  return switches;
 }
 
 /** Both sets in one (undefined when neither has anything). */
@@ -67,34 +45,38 @@ export function shouldHintRestore(
 }
 
 /**
- * The load/resume response's `_meta`: the question hint, or the approvals hint (a batch holds one or the other:
- * a batch of questions only is the question restore's, one with an approval the approvals restore's). A batch
+ * The restore kind a load/resume answer hints (step 3), in the table's order: the first whose switch is on, not
+ * suppressed, with no prompt running, and that has calls to ask again (a batch holds one kind or the other: a
+ * batch of questions only is the question restore's, one with an approval the approvals restore's). A batch
  * whose answers the model never saw (`answeredTail`, history/restore-tail.ts) is hinted the same way, under the
  * switch of its answers, so the daemon admits the restore that lets its turn go on.
  */
-export function restoreHintMeta(inputs: {
-  switches: { question: boolean; approvals: boolean };
+export function restoreToHint(inputs: {
+  switches: KindSwitches;
   suppress: Suppress;
   promptActive: boolean;
-  restorableQuestion: () => boolean;
-  restorableApprovals: () => boolean;
-  answeredTail?: () => "question" | "approvals" | undefined;
-}): Meta | undefined {
-  const { switches, suppress, promptActive } = inputs;
-  const hint = (restoreSwitch: boolean, suppressed: boolean, restorable: () => boolean) =>
-    shouldHintRestore({ restoreSwitch, suppress: suppressed, promptActive, restorable });
-  let answered: "question" | "approvals" | undefined | null = null;
+  restorable: (kind: RestoreKindName) => boolean;
+  answeredTail?: () => RestoreKindName | undefined;
+}): RestoreKindName | undefined {
+  let answered: RestoreKindName | undefined | null = null;
   const answeredTail = () => {
     if (answered === null) answered = inputs.answeredTail?.();
     return answered;
   };
-  const question = () => inputs.restorableQuestion() || answeredTail() === "question";
-  const approvals = () => inputs.restorableApprovals() || answeredTail() === "approvals";
-  if (hint(switches.question, suppress.question, question))
-    return { [RESTORE_ASK_USER_QUESTION_META_KEY]: true };
-  if (hint(switches.approvals, suppress.approvals, approvals))
-    return { [RESTORE_PENDING_APPROVALS_META_KEY]: true };
-  return undefined;
+  return RESTORE_KIND_NAMES.find((kind) =>
+    shouldHintRestore({
+      restoreSwitch: inputs.switches[kind],
+      suppress: inputs.suppress[kind],
+      promptActive: inputs.promptActive,
+      restorable: () => inputs.restorable(kind) || answeredTail() === kind,
+    }),
+  );
+}
+
+/** The load/resume response's `_meta`: the hint key of {@link restoreToHint}'s kind, or undefined. */
+export function restoreHintMeta(inputs: Parameters<typeof restoreToHint>[0]): Meta | undefined {
+  const kind = restoreToHint(inputs);
+  return kind === undefined ? undefined : { [RestoreKinds[kind].hintMetaKey]: true };
 }
 
 /**

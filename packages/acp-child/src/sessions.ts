@@ -19,30 +19,26 @@ import {
   type Meta,
   metaFlag,
   REQUESTED_SESSION_ID_META_KEY,
-  RESTORE_ASK_USER_QUESTION_META_KEY,
-  RESTORE_PENDING_APPROVALS_META_KEY,
-  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
-  SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
+  RESTORE_KIND_NAMES,
+  type RestoreKindName,
+  RestoreKinds,
 } from "@qwen-daemon/core/protocol";
+import { AGENT_RESTORES, restorableCallIds } from "./agent-restores.js";
 import { type ClientServices, NO_CLIENT_SERVICES } from "./client-services.js";
 import type { PrivateParentGate } from "./external-tool-guard.js";
 import { givenAnswersOf } from "./given-answers.js";
 import type { Logger } from "./logger.js";
 import { promptToParts } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
-import { approvalSkipIds, replaySkipIds, restoreHintMeta, type Suppress, unionOf } from "./restore.js";
+import { type KindSwitches, restoreHintMeta, restoreToHint, type Suppress, unionOf } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
 import { configChoiceOf, configOptions } from "./session-config.js";
 import { listSessions, requireAbsolute } from "./session-listing.js";
 import { shellToolGuard } from "./shell-tool-guard.js";
 
-export interface RestoreSwitches {
-  /** `--restore-ask-user-question`. */
-  question: boolean;
-  /** `--restore-pending-approvals`. */
-  approvals: boolean;
-}
+/** The agent's restore switches, per restore kind (`--restore-ask-user-question`, `--restore-pending-approvals`). */
+export type RestoreSwitches = KindSwitches;
 
 export interface AcpSessionsDeps {
   runtime: AgentRuntime;
@@ -223,13 +219,14 @@ export class AcpSessions {
     const session = this.require(params.sessionId);
     const meta = params._meta;
     const promptId = daemonPromptId(meta) ?? this.newId();
-    const { question, approvals } = this.deps.switches;
+    const { switches } = this.deps;
+    // A restore prompt (the daemon's hint key), meaningful only with that kind's switch on.
+    const restoring = RESTORE_KIND_NAMES.find(
+      (kind) => switches[kind] && metaFlag(meta, RestoreKinds[kind].hintMetaKey),
+    );
     return session.runTurn(async (signal) => {
-      if (question && metaFlag(meta, RESTORE_ASK_USER_QUESTION_META_KEY)) {
-        return (await session.agent.restoreQuestion({ promptId, signal })).stopReason;
-      }
-      if (approvals && metaFlag(meta, RESTORE_PENDING_APPROVALS_META_KEY)) {
-        return (await session.agent.restorePendingApprovals({ promptId, signal })).stopReason;
+      if (restoring !== undefined) {
+        return (await AGENT_RESTORES[restoring].run(session.agent, { promptId, signal })).stopReason;
       }
       if (metaFlag(meta, CONTINUE_LAST_TURN_META_KEY)) {
         return (await session.agent.continueLastTurn({ promptId, signal })).stopReason ?? "end_turn";
@@ -238,11 +235,7 @@ export class AcpSessions {
       // is asked again first, under a prompt id of its own, and this prompt runs once that turn has ended.
       const pending = this.services.restorePrompt ? undefined : this.pendingRestore(session);
       if (pending) {
-        const restoreOptions = { promptId: this.newId(), signal };
-        const restored =
-          pending === "question"
-            ? await session.agent.restoreQuestion(restoreOptions)
-            : await session.agent.restorePendingApprovals(restoreOptions);
+        const restored = await AGENT_RESTORES[pending].run(session.agent, { promptId: this.newId(), signal });
         if (restored.stopReason === "cancelled") return "cancelled";
       }
       return (await session.agent.prompt(promptToParts(params.prompt), { promptId, signal })).stopReason;
@@ -256,22 +249,14 @@ export class AcpSessions {
    */
   replay(session: AcpSession, meta: Meta | null | undefined): SessionUpdate[] {
     const suppress = suppressOf(meta);
-    const { question, approvals } = this.deps.switches;
+    const { switches } = this.deps;
     const records = session.agent.records();
     return replayUpdates(records, {
       finalizeDangling: !session.promptActive,
       skipFinalizeCallIds: unionOf(
-        replaySkipIds({
-          restoreSwitch: question,
-          suppress: suppress.question,
-          chatLastEntry: () => session.agent.chat.peekLastHistoryEntry(),
-          records,
-        }),
-        approvalSkipIds({
-          restoreSwitch: approvals,
-          suppress: suppress.approvals,
-          restorable: () => session.agent.restorableApprovals(),
-        }),
+        ...RESTORE_KIND_NAMES.map((kind) =>
+          switches[kind] && !suppress[kind] ? restorableCallIds(kind, session.agent) : undefined,
+        ),
       ),
       describe: this.describe(session.cwd),
     });
@@ -283,32 +268,27 @@ export class AcpSessions {
       switches: this.deps.switches,
       suppress: suppressOf(meta),
       promptActive: session.promptActive,
-      restorableQuestion: () => session.agent.restorableQuestion() !== undefined,
-      restorableApprovals: () => session.agent.restorableApprovals() !== undefined,
+      restorable: (kind) => AGENT_RESTORES[kind].restorable(session.agent) !== undefined,
       answeredTail: () => session.agent.answeredTail(),
     });
   }
 
   /** The restore a load of this session would hint now (its switch on), whoever the client is. */
-  private pendingRestore(session: AcpSession): "question" | "approvals" | undefined {
-    const hint = restoreHintMeta({
+  private pendingRestore(session: AcpSession): RestoreKindName | undefined {
+    return restoreToHint({
       switches: this.deps.switches,
-      suppress: { question: false, approvals: false },
+      suppress: suppressOf(undefined),
       promptActive: false,
-      restorableQuestion: () => session.agent.restorableQuestion() !== undefined,
-      restorableApprovals: () => session.agent.restorableApprovals() !== undefined,
+      restorable: (kind) => AGENT_RESTORES[kind].restorable(session.agent) !== undefined,
       answeredTail: () => session.agent.answeredTail(),
     });
-    if (metaFlag(hint, RESTORE_ASK_USER_QUESTION_META_KEY)) return "question";
-    return metaFlag(hint, RESTORE_PENDING_APPROVALS_META_KEY) ? "approvals" : undefined;
   }
 
   /** Either restore would refuse a generic continue: it would fail the calls a restore asks again. */
   restorable(session: AcpSession): boolean {
-    const { question, approvals } = this.deps.switches;
-    return (
-      (question && session.agent.restorableQuestion() !== undefined) ||
-      (approvals && session.agent.restorableApprovals() !== undefined)
+    const { switches } = this.deps;
+    return RESTORE_KIND_NAMES.some(
+      (kind) => switches[kind] && AGENT_RESTORES[kind].restorable(session.agent) !== undefined,
     );
   }
 
@@ -467,8 +447,7 @@ function offsetOfCursor(cursor: string, cwd: string): number {
 
 /** What a load/resume request says the daemon will refuse to restore (each switch has its own key). */
 function suppressOf(meta: Meta | null | undefined): Suppress {
-  return {
-    question: metaFlag(meta, SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY),
-    approvals: metaFlag(meta, SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY),
-  };
+  const suppress = {} as Suppress;
+  for (const kind of RESTORE_KIND_NAMES) suppress[kind] = metaFlag(meta, RestoreKinds[kind].suppressMetaKey);
+  return suppress;
 }
