@@ -3,8 +3,9 @@
 import {
   type Meta,
   PROMPT_ID_META_KEY,
-  RESTORE_ASK_USER_QUESTION_META_KEY,
-  RESTORE_PENDING_APPROVALS_META_KEY,
+  RESTORE_KIND_NAMES,
+  type RestoreKindName,
+  RestoreKinds,
 } from "@qwen-daemon/core/protocol";
 import type { LiveSession } from "./live-session.js";
 import { decideRestoreAdmission } from "./restore-admission.js";
@@ -13,9 +14,8 @@ export type RestorePromptInput = {
   session: LiveSession;
   /** `_meta` of the child's load/resume response (carries the hint). */
   responseMeta: Meta | null | undefined;
-  switchOn: boolean;
-  /** `--restore-pending-approvals`: the child's approvals hint is admitted the same way, under this switch. */
-  approvalsSwitchOn?: boolean;
+  /** The daemon's restore switches, per kind: a kind's hint is admitted only under its own switch. */
+  switches: Readonly<Record<RestoreKindName, boolean>>;
   /** The X-Qwen-Client-Id the load came with (the "attached client" of the spec). */
   requestedClientId: string | undefined;
   /** The id the daemon minted for that client: the restore prompt's originator. */
@@ -24,24 +24,31 @@ export type RestorePromptInput = {
   log: (line: string) => void;
 };
 
+/** What the log calls each kind's restore (one per row of the table). */
+const LOG_NAME: Readonly<Record<RestoreKindName, string>> = {
+  question: "ask_user_question",
+  approvals: "pending approvals",
+};
+
 /** The id of the restore prompt admitted, or undefined when none was. */
 export function admitRestorePrompt(input: RestorePromptInput): string | undefined {
   const { session, log } = input;
   // A batch holds questions only (the question hint) or an approval (the approvals hint), never both.
-  const approvals = input.responseMeta?.[RESTORE_PENDING_APPROVALS_META_KEY] === true;
-  const key = approvals ? RESTORE_PENDING_APPROVALS_META_KEY : RESTORE_ASK_USER_QUESTION_META_KEY;
-  const hint = approvals || input.responseMeta?.[RESTORE_ASK_USER_QUESTION_META_KEY] === true;
+  const kind = RESTORE_KIND_NAMES.find((k) => input.responseMeta?.[RestoreKinds[k].hintMetaKey] === true);
   const decision = decideRestoreAdmission({
-    hint,
-    switchOn: approvals ? input.approvalsSwitchOn === true : input.switchOn,
+    hint: kind !== undefined,
+    switchOn: kind !== undefined && input.switches[kind],
     requestedClientId: input.requestedClientId,
     activity: session.activity,
   });
   if (!decision.admit) {
-    const what = approvals ? "pending approvals" : "ask_user_question";
-    if (hint) log(`qwen serve: restore of ${what} refused for ${session.sessionId} (${decision.reason})`);
+    if (kind !== undefined)
+      log(`qwen serve: restore of ${LOG_NAME[kind]} refused for ${session.sessionId} (${decision.reason})`);
     return undefined;
   }
+  // Admitted means hinted: decideRestoreAdmission refuses a missing hint.
+  if (kind === undefined) return undefined;
+  const key = RestoreKinds[kind].hintMetaKey;
   const promptId = input.newId();
   try {
     session.queue.admit({

@@ -13,6 +13,9 @@ import {
   type Meta,
   type OpenSessionResponse,
   type PromptTerminal,
+  RESTORE_KIND_NAMES,
+  type RestoreKindName,
+  RestoreKinds,
   type RestoreReport,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
   SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
@@ -113,10 +116,9 @@ async function restoreOnLiveSession(
   requestedClientId: string | undefined,
   clientId: string,
 ): Promise<{ admitted?: string; report?: RestoreReport }> {
-  const { restoreAskUserQuestion: switchOn, log } = sessions.options;
-  const approvalsSwitchOn = sessions.options.restorePendingApprovals === true;
+  const { log } = sessions.options;
   const refused = knownRefusals(sessions, requestedClientId, session.activity);
-  if (refused.questions && refused.approvals) return {};
+  if (RESTORE_KIND_NAMES.every((kind) => refused[kind])) return {};
   if (!session.hasHistory || sessions.mediator.hasPending(session.sessionId) || !session.child.alive)
     return {};
   let response: { _meta?: Meta | null };
@@ -136,8 +138,7 @@ async function restoreOnLiveSession(
   const admitted = admitRestorePrompt({
     session,
     responseMeta: response._meta,
-    switchOn,
-    approvalsSwitchOn,
+    switches: restoreSwitchesOf(sessions),
     requestedClientId,
     clientId,
     newId: sessions.newId,
@@ -180,13 +181,21 @@ function knownRefusals(
   sessions: Sessions,
   requestedClientId: string | undefined,
   activity: LiveSession["activity"],
-): { questions: boolean; approvals: boolean } {
-  const refused = (switchOn: boolean) =>
-    knownRestoreRefusal({ switchOn, requestedClientId, activity }) !== undefined;
-  return {
-    questions: refused(sessions.options.restoreAskUserQuestion),
-    approvals: refused(sessions.options.restorePendingApprovals === true),
-  };
+): Record<RestoreKindName, boolean> {
+  const switches = restoreSwitchesOf(sessions);
+  const refused = {} as Record<RestoreKindName, boolean>;
+  for (const kind of RESTORE_KIND_NAMES)
+    refused[kind] =
+      knownRestoreRefusal({ switchOn: switches[kind], requestedClientId, activity }) !== undefined;
+  return refused;
+}
+
+/** The daemon's restore switches, per kind (its options name each by the row's `switch`). */
+function restoreSwitchesOf(sessions: Sessions): Record<RestoreKindName, boolean> {
+  const switches = {} as Record<RestoreKindName, boolean>;
+  for (const kind of RESTORE_KIND_NAMES)
+    switches[kind] = sessions.options[RestoreKinds[kind].switch] === true;
+  return switches;
 }
 
 /**
@@ -219,7 +228,7 @@ async function openFromChild(
     sessions.registry.addOpening(session);
     const refused = knownRefusals(sessions, requestedClientId, session.activity);
     const meta = withMeta(
-      refused.questions ? { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true } : undefined,
+      refused.question ? { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true } : undefined,
       // Sent only with the switch on: a child without it never hints, and the key would be news to it.
       sessions.options.restorePendingApprovals === true && refused.approvals
         ? { [SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY]: true }
@@ -261,8 +270,7 @@ async function openFromChild(
     const admitted = admitRestorePrompt({
       session,
       responseMeta: response._meta,
-      switchOn: sessions.options.restoreAskUserQuestion,
-      approvalsSwitchOn: sessions.options.restorePendingApprovals === true,
+      switches: restoreSwitchesOf(sessions),
       requestedClientId,
       clientId: result.clientId,
       newId: sessions.newId,
