@@ -145,4 +145,37 @@ describe("a plain ACP client", () => {
     expect(messageText(next?.messages.at(-1))).toBe("carry on");
     expect(world.server.requests).toHaveLength(before + 2);
   });
+
+  it("a cancelled re-ask leaves the question waiting: the next prompt asks it again, Decline ends it", async () => {
+    const first = await plainClient(true);
+    const sessionId = await newSession(first);
+    void first.agent.request("session/prompt", { sessionId, prompt: text("ask one") }).catch(() => {});
+    const asked = await first.nextPermission();
+    await first.kill();
+
+    const second = await plainClient(true);
+    await second.agent.request("session/load", { sessionId, cwd: world.workspace, mcpServers: [] });
+    const cancelled = second.agent.request("session/prompt", { sessionId, prompt: text("carry on") });
+    const again = await second.nextPermission();
+    await second.agent.notify("session/cancel", { sessionId });
+    again.respond({ outcome: { outcome: "cancelled" } });
+    expect(await cancelled).toEqual({ stopReason: "cancelled" });
+
+    const declined = second.agent.request("session/prompt", { sessionId, prompt: text("and now") });
+    const third = await second.nextPermission();
+    expect(third.params.toolCall.toolCallId).toBe(asked.params.toolCall.toolCallId);
+    pick(third, "Decline");
+    expect(await declined).toEqual({ stopReason: "end_turn" });
+    // Declined for good: the prompt after that is asked nothing.
+    await second.agent.request("session/prompt", { sessionId, prompt: text("last") });
+    expect(second.permissions).toHaveLength(2);
+    const sent = world.server.requests.at(-1)?.messages ?? [];
+    expect(sent).toContainEqual(
+      expect.objectContaining({
+        role: "tool",
+        tool_call_id: asked.params.toolCall.toolCallId,
+        content: CANCELED,
+      }),
+    );
+  });
 });
