@@ -139,6 +139,11 @@ describe("classifyRestoreTail: answered, the model never saw it", () => {
     expect(classifyRestoreTail(records, A_ONLY)).toMatchObject({ kind: "answered_unseen", covered: false });
   });
 
+  it("a question the tool refused (bad parameters: an error result nobody gave) is no answer: interrupted", () => {
+    const records = [prompt, reply([question("q1")]), result("q1", "ask_user_question", "error")];
+    expect(kindOf(records, ON)).toBe("interrupted");
+  });
+
   it("a tool a person approved, that ran, goes on with the approvals switch", () => {
     const records = [
       prompt,
@@ -299,7 +304,7 @@ describe("classifyRestoreTail: properties", () => {
         if (ended) records.push(turnResult());
         const tail = classifyRestoreTail(records, switches);
         const complete = calls.every((c) => c.result !== "none");
-        const personQ = calls.some((c) => c.name === "ask_user_question");
+        const personQ = calls.some((c) => c.name === "ask_user_question" && c.result === "success");
         const personA = calls.some(
           (c) => c.name !== "ask_user_question" && c.name !== "read_file" && c.startedBy === "user",
         );

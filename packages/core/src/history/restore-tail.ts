@@ -20,6 +20,7 @@ import type { Content, FunctionCall } from "../content.js";
 import { ASK_USER_QUESTION_TOOL_NAME } from "../tools/ask-user-question-result.js";
 import {
   TOOL_STARTED_SUBTYPE,
+  type ToolCallResult,
   type ToolStartApproval,
   ToolStartedData,
   type TranscriptRecord,
@@ -120,7 +121,11 @@ function answeredTail(
   for (const part of batch.parts) {
     const call = part.functionCall;
     if (!call?.id) continue;
-    if (call.name === ASK_USER_QUESTION_TOOL_NAME) needs.questions = true;
+    // A question counts only when a person answered it: one the tool refused (bad parameters) has an error
+    // result that nobody gave, and the live turn would have gone on without anyone.
+    if (call.name === ASK_USER_QUESTION_TOOL_NAME) {
+      if (facts.status.get(call.id) === "success") needs.questions = true;
+    }
     else if (pendingInteractionKindOf(call.name) !== undefined && facts.startedBy.get(call.id) === "user")
       needs.approvals = true;
   }
@@ -132,28 +137,33 @@ function answeredTail(
 
 /**
  * What the records after the last reply with tool calls say: a `turn_result` (the turn ended), a result with
- * status `cancelled` (the turn stopped there), and who let each started tool run.
+ * status `cancelled` (the turn stopped there), each result's status, and who let each started tool run.
  */
 function batchFacts(records: readonly TranscriptRecord[]): {
   turnEnded: boolean;
   cancelled: boolean;
+  status: Map<string, ToolCallResult["status"]>;
   startedBy: Map<string, ToolStartApproval>;
 } {
   let turnEnded = false;
   let cancelled = false;
+  const status = new Map<string, ToolCallResult["status"]>();
   const startedBy = new Map<string, ToolStartApproval>();
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i];
     if (!record || record.type === "user") break;
     if (record.type === "assistant" && record.message.parts.some((p) => p?.functionCall)) break;
-    if (record.type === "tool_result" && record.toolCallResult?.status === "cancelled") cancelled = true;
+    if (record.type === "tool_result" && record.toolCallResult) {
+      status.set(record.toolCallResult.callId, record.toolCallResult.status);
+      if (record.toolCallResult.status === "cancelled") cancelled = true;
+    }
     if (record.type !== "system") continue;
     if (record.subtype === TURN_RESULT_SUBTYPE) turnEnded = true;
     if (record.subtype !== TOOL_STARTED_SUBTYPE) continue;
     const data = ToolStartedData.safeParse(record.data);
     if (data.success) startedBy.set(data.data.callId, data.data.approval);
   }
-  return { turnEnded, cancelled, startedBy };
+  return { turnEnded, cancelled, status, startedBy };
 }
 
 function hasCallWithId(content: Content | undefined): content is Content {
