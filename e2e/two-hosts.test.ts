@@ -186,6 +186,21 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
   }
 }
 
+/**
+ * B (a new daemon) loads the session once A's lease ran out and follows the restored turn to its end, which
+ * asks nobody; returns how many model requests came before the load, and B's (closed) event stream.
+ */
+async function finishOnBWithoutAsking(sessionId: string, clientId: string) {
+  const b = await startHost("B");
+  const requestsBefore = world.server.requests.length;
+  const { restored } = await loadWhenFree(b, sessionId, clientId);
+  const live = await openEvents(b, sessionId, { lastEventId: restored.lastEventId });
+  await live.waitForEvent("turn_complete");
+  expect(live.events("permission_request")).toEqual([]);
+  await live.close();
+  return { requestsBefore, live };
+}
+
 async function askOnA(a: DaemonProcess, prompt = "pick a color") {
   const { sessionId, clientId } = await createSession(a);
   const events = await openEvents(a, sessionId);
@@ -226,16 +241,10 @@ describe("two daemons on one PostgreSQL database", () => {
     expect(voted).toEqual({ status: 200, body: {} });
     await a.kill9();
 
-    const b = await startHost("B");
-    const requestsBefore = world.server.requests.length;
-    const { restored } = await loadWhenFree(b, sessionId, clientId);
-    const live = await openEvents(b, sessionId, { lastEventId: restored.lastEventId });
-    await live.waitForEvent("turn_complete");
-    expect(live.events("permission_request")).toEqual([]);
+    const { requestsBefore, live } = await finishOnBWithoutAsking(sessionId, clientId);
     expect(live.events("permission_resolved").map((f) => f.json?.data)).toEqual([
       expect.objectContaining({ answers: { "0": "Blue" }, source: "answer_journal" }),
     ]);
-    await live.close();
     expect(toolResultSent(requestsBefore, toolCall.toolCallId)).toBe(ANSWERED);
   });
 
@@ -307,19 +316,52 @@ describe("two daemons on one PostgreSQL database", () => {
     await started;
     await a.kill9();
     await events.close();
-    const ranOnA = linesOf(world.env.workspace, COUNTER, "x");
 
-    const b = await startHost("B");
-    const requestsBefore = world.server.requests.length;
-    const { restored } = await loadWhenFree(b, sessionId, clientId);
-    const live = await openEvents(b, sessionId, { lastEventId: restored.lastEventId });
-    await live.waitForEvent("turn_complete");
-    expect(live.events("permission_request")).toEqual([]);
-    await live.close();
+    const { requestsBefore } = await finishOnBWithoutAsking(sessionId, clientId);
+    // B told the model the command started with an unknown outcome: B did not run it (a run would have
+    // given its real result). A ran it at most once: the kill can land on either side of the command's own
+    // write, and a shell spawned in the instant of the kill may finish it after.
     expect(toolResultSent(requestsBefore, toolCall.toolCallId)).toBe(
       toolStartedResultUnknownText("run_shell_command"),
     );
-    expect(linesOf(world.env.workspace, COUNTER, "x")).toBe(ranOnA);
+    expect(linesOf(world.env.workspace, COUNTER, "x")).toBeLessThanOrEqual(1);
+  });
+
+  it("a prompt A acknowledged (202) behind a waiting question and never started: B reports it with its text", async () => {
+    const a = await startHost("A");
+    const { sessionId, clientId, events } = await askOnA(a);
+    const queued = await sendPrompt(a, sessionId, clientId, "then rename the button");
+    await events.close();
+    await a.kill9();
+    const b = await startHost("B");
+    const { restored } = await loadWhenFree(b, sessionId, clientId);
+    const terminals = (restored as { promptTerminals?: Record<string, unknown>[] }).promptTerminals ?? [];
+    expect(terminals).toContainEqual(
+      expect.objectContaining({
+        promptId: queued,
+        terminal: "interrupted",
+        code: "never_started",
+        text: "then rename the button",
+      }),
+    );
+  });
+
+  it("a tool approval A acknowledged (200) with its agent frozen: B runs the tool once, without asking", async () => {
+    writeFileSync(join(world.env.workspace, COUNTER), "");
+    const a = await startHost("A");
+    const { sessionId, clientId, events, requestId, toolCall } = await askOnA(a, "RUN the counter");
+    await events.close();
+    for (const pid of descendantsOf(a.pid)) process.kill(pid, "SIGSTOP");
+    expect(await vote(a, sessionId, requestId, clientId, ALLOW)).toEqual({ status: 200, body: {} });
+    await a.kill9();
+    expect(linesOf(world.env.workspace, COUNTER, "x")).toBe(0);
+
+    const { requestsBefore } = await finishOnBWithoutAsking(sessionId, clientId);
+    expect(linesOf(world.env.workspace, COUNTER, "x")).toBe(1);
+    expect(toolResultSent(requestsBefore, toolCall.toolCallId)).toBeDefined();
+    expect(toolResultSent(requestsBefore, toolCall.toolCallId)).not.toBe(
+      toolStartedResultUnknownText("run_shell_command"),
+    );
   });
 
   it("never shows the database password: not in status, banner, logs, command lines, nor to the tools the agent runs", async () => {
