@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runnable entry: `node bin.js --acp [--restore-ask-user-question] [--experimental-lsp]`. Used by this
+// Runnable entry: `node bin.js --acp [--restore-ask-user-question] [--experimental-lsp] [--storage <url>]`. Used by this
 // package's tests and usable as QWEN_CLI_ENTRY; the `qwen` binary wires the same runAcpAgent itself.
 import { AGENT_INFO, runAcpAgent } from "./main.js";
 import { ACP_USAGE, parseAcpArgv } from "./options.js";

@@ -33,6 +33,28 @@ describe("parseAcpArgv", () => {
     });
   });
 
+  it("takes --storage <url> as qwen --acp does, and refuses it without a value", () => {
+    const off = { restoreAskUserQuestion: false, restorePendingApprovals: false, experimentalLsp: false };
+    expect(parseAcpArgv(["--storage", "postgres://u@h/db", "--acp"])).toEqual({
+      kind: "ok",
+      options: { ...off, storage: "postgres://u@h/db" },
+    });
+    expect(parseAcpArgv(["--acp", "--storage=/srv/qwen"])).toEqual({
+      kind: "ok",
+      options: { ...off, storage: "/srv/qwen" },
+    });
+    for (const argv of [
+      ["--acp", "--storage"],
+      ["--storage", "--acp"],
+      ["--acp", "--storage="],
+    ]) {
+      expect(parseAcpArgv(argv)).toEqual({
+        kind: "error",
+        message: "--storage needs a value: postgres://... or a folder (see --help)",
+      });
+    }
+  });
+
   it("answers --help and --version before anything else", () => {
     expect(parseAcpArgv(["--help"])).toEqual({ kind: "help" });
     expect(parseAcpArgv(["--acp", "-h"])).toEqual({ kind: "help" });

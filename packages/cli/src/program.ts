@@ -27,9 +27,12 @@ export function buildProgram(argvAfterNode: readonly string[]): Command {
       "with --acp: where sessions are stored (postgres://... or a folder; default JSONL under QWEN_HOME; docs/storage.md)",
     )
     .addOption(
-      new Option("--approval-mode <mode>", "which tool calls run without asking").choices(APPROVAL_MODES),
+      new Option(
+        "--approval-mode <mode>",
+        "with a headless prompt: which tool calls run without asking (an ACP client sets the mode per session)",
+      ).choices(APPROVAL_MODES),
     )
-    .option("-y, --yolo", "same as --approval-mode yolo")
+    .option("-y, --yolo", "with a headless prompt: same as --approval-mode yolo")
     .showHelpAfterError()
     .action(async (words: string[], opts) => {
       if (opts.acp) {
