@@ -1,7 +1,13 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/protocol/index.ts", "src/protocol/restore-kinds.ts", "src/testing/index.ts"],
+  entry: [
+    "src/index.ts",
+    "src/protocol/index.ts",
+    "src/protocol/restore-kinds.ts",
+    "src/storage/storage-env.ts",
+    "src/testing/index.ts",
+  ],
   format: ["esm"],
   dts: true,
   sourcemap: true,

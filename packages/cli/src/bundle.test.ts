@@ -105,9 +105,14 @@ describe("the qwen bundle", () => {
     for (const name of hot.keys()) expect(readFileSync(join(out, name), "utf8").length).toBeGreaterThan(0);
   });
 
-  // The only files of core allowed before the bind: the restore-kind table the child's argv is built from, and
-  // the `_meta` key constants it names (plain data, no imports beyond each other).
-  const PLAIN_CONTRACT_DATA = ["../core/src/protocol/restore-kinds.ts", "../core/src/protocol/meta.ts"];
+  // The only files of core allowed before the bind: the restore-kind table the child's argv is built from,
+  // the `_meta` key constants it names (plain data, no imports beyond each other), and the storage variables
+  // the child's environment is built from (plain data and node:path).
+  const PLAIN_CONTRACT_DATA = [
+    "../core/src/protocol/restore-kinds.ts",
+    "../core/src/protocol/meta.ts",
+    "../core/src/storage/storage-env.ts",
+  ];
 
   it("binds `qwen serve`'s socket before zod, Hono, the ACP SDK or core are loaded", () => {
     const serve = chunkOf("serve-");

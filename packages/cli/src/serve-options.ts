@@ -12,6 +12,10 @@ export interface ServeWiring {
   qwenHome: string;
   webRoot?: string | undefined;
   log?: (line: string) => void;
+  /** With --storage: the owner id the cli gave the agent it started (serve.ts). */
+  storageOwnerId?: string;
+  /** The agents' environment (with --storage: the storage variables). */
+  childEnv?: Record<string, string>;
 }
 
 export function daemonOptionsFromFlags(flags: ServeFlags, wiring: ServeWiring): DaemonOptionsInput {

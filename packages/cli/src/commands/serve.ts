@@ -1,10 +1,13 @@
 // `qwen serve`: turns parsed flags into daemon options, starts the daemon and prints the banner.
 
+import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 // Node builtins only (a test in the daemon pins that); the rest of the daemon is imported once the socket is
 // bound and the child is started.
-import { listenEarly, spawnChildChannel } from "@qwen-daemon/daemon/boot";
+import { absoluteStorageValue, agentStorageEnv } from "@qwen-daemon/core/storage-env";
+import { childEnvironment, listenEarly, spawnChildChannel } from "@qwen-daemon/daemon/boot";
 import { acpChildExtraArgs } from "../acp-child-extra-args.js";
 import { importHot } from "../code-cache/load-bundle.js";
 import type { ServeFlags } from "../serve-flags.js";
@@ -80,17 +83,18 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   // Then the workspace's ACP child, so that its boot overlaps the daemon's module loading below: a load
   // right after a restart waits for that child's initialize, not for the daemon's start plus the child's.
   const childExtraArgs = acpChildExtraArgs(flags);
-  // With --storage the child needs what the daemon works out once loaded (the parsed URL, its owner id in
-  // the leases), passed through its environment: the daemon starts that child itself, at once (warmChild).
-  const prespawnedChild =
-    flags.storage === undefined
-      ? {
-          workspace,
-          channel: spawnChildChannel({ command: childCommand, extraArgs: childExtraArgs, workspace }),
-        }
-      : undefined;
+  const storage = storageWiring(flags, bound);
+  const prespawnedChild = {
+    workspace,
+    channel: spawnChildChannel({
+      command: childCommand,
+      extraArgs: childExtraArgs,
+      workspace,
+      env: storage?.childEnv,
+    }),
+  };
   const { daemonModule, qwenHome, modelConfig } = await loadDaemonParts(env).catch(async (error) => {
-    prespawnedChild?.channel.kill("SIGKILL");
+    prespawnedChild.channel.kill("SIGKILL");
     await bound.close();
     throw error;
   });
@@ -104,8 +108,9 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
       qwenHome,
       webRoot: web,
       log: (line: string) => process.stderr.write(`${line}\n`),
+      ...(storage !== undefined ? { storageOwnerId: storage.ownerId, childEnv: storage.childEnv } : {}),
     }),
-    { bound, ...(prespawnedChild !== undefined ? { prespawnedChild } : {}) },
+    { bound, prespawnedChild },
   );
   installSignalHandlers(daemon);
   const lines = [
@@ -120,6 +125,30 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   // A generated token has already been printed once, on stderr, by the daemon itself.
   lines.push(`  auth:       ${daemon.token ? "bearer token required" : "none (loopback only)"}`);
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/**
+ * With --storage, what the workspace's agent needs before core is loaded: the daemon's owner id in the
+ * session leases (minted here and handed to the daemon, so the agent started now and the daemon agree), and
+ * the environment that gives the agent the storage (never its argv: `ps` shows argv to every local user).
+ */
+function storageWiring(
+  flags: ServeFlags,
+  bound: { server: { address(): unknown } },
+): { ownerId: string; childEnv: Record<string, string> } | undefined {
+  if (flags.storage === undefined) return undefined;
+  const ownerId = `daemon_${randomUUID()}`;
+  const address = bound.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const ownerUrl = flags.publicUrl ?? `http://${host}:${address.port}`;
+  const value = absoluteStorageValue(flags.storage, process.cwd());
+  return {
+    ownerId,
+    childEnv: {
+      ...childEnvironment(),
+      ...agentStorageEnv(value, { id: ownerId, url: ownerUrl }, flags.sessionLeaseMs),
+    },
+  };
 }
 
 /**

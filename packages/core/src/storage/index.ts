@@ -16,4 +16,5 @@ export {
 export * from "./session-id.js";
 export * from "./session-lease.js";
 export * from "./session-storage.js";
+export * from "./storage-env.js";
 export * from "./storage-url.js";

@@ -8,13 +8,8 @@ import type { SharedOutbox } from "./postgres/postgres-outbox.js";
 import { postgresSessionStorage } from "./postgres/postgres-storage.js";
 import type { SessionLeases, StorageOwner } from "./session-lease.js";
 import type { SessionStorage } from "./session-storage.js";
-import {
-  DEFAULT_SESSION_LEASE_MS,
-  describeStorage,
-  parseStorageUrl,
-  STORAGE_ENV,
-  type StorageTarget,
-} from "./storage-url.js";
+import { agentStorageEnv, DEFAULT_SESSION_LEASE_MS, STORAGE_ENV } from "./storage-env.js";
+import { describeStorage, parseStorageUrl, type StorageTarget } from "./storage-url.js";
 
 /**
  * The storage under `qwenHome` (resolveQwenHome()): JSONL files, docs/protocol.md "On disk". `fs` is
@@ -110,11 +105,5 @@ export function storageEnvironment(
   owner: StorageOwner,
   leaseMs: number,
 ): Record<string, string> {
-  if (target.kind === "jsonl") return { [STORAGE_ENV.url]: target.root };
-  return {
-    [STORAGE_ENV.url]: target.url,
-    [STORAGE_ENV.ownerId]: owner.id,
-    [STORAGE_ENV.ownerUrl]: owner.url,
-    [STORAGE_ENV.leaseMs]: String(leaseMs),
-  };
+  return agentStorageEnv(target.kind === "jsonl" ? target.root : target.url, owner, leaseMs);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { absoluteStorageValue, agentStorageEnv, STORAGE_ENV } from "./storage-env.js";
 import {
   describeStorage,
   InvalidStorageUrlError,
@@ -52,5 +53,28 @@ describe("redaction", () => {
     expect(redactStorageSecrets("failed for postgres://qwen:s3cr%40t@db/q (s3cr@t)", target)).toBe(
       "failed for postgres://qwen:***@db/q (***)",
     );
+  });
+});
+
+describe("what an agent is given", () => {
+  it("a relative folder made absolute against the daemon's folder; URLs and absolute paths as they are", () => {
+    expect(absoluteStorageValue("data/sessions", "/srv/qwen")).toBe("/srv/qwen/data/sessions");
+    expect(absoluteStorageValue("/var/qwen", "/srv")).toBe("/var/qwen");
+    expect(absoluteStorageValue("postgres://u:p@db/x", "/srv")).toBe("postgres://u:p@db/x");
+    expect(absoluteStorageValue("file:///var/qwen", "/srv")).toBe("file:///var/qwen");
+  });
+
+  it("the URL, the owner and the lease, in the environment (the agent then opens the same storage)", () => {
+    const env = agentStorageEnv("postgres://u:p@db/x", { id: "daemon_1", url: "http://h:4170" }, 2000);
+    expect(env).toEqual({
+      QWEN_STORAGE_URL: "postgres://u:p@db/x",
+      QWEN_STORAGE_OWNER_ID: "daemon_1",
+      QWEN_STORAGE_OWNER_URL: "http://h:4170",
+      QWEN_SESSION_LEASE_MS: "2000",
+    });
+    expect(parseStorageUrl(env[STORAGE_ENV.url], "/home")).toEqual({
+      kind: "postgres",
+      url: "postgres://u:p@db/x",
+    });
   });
 });

@@ -4,25 +4,15 @@
 // hold a password: whatever is shown (logs, /daemon/status, errors) goes through redactStorageUrl.
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { urlScheme } from "./storage-env.js";
 
 export type StorageTarget = { kind: "jsonl"; root: string } | { kind: "postgres"; url: string };
-
-/** The environment a daemon gives its agents (never their argv: `ps` shows argv to every local user). */
-export const STORAGE_ENV = {
-  url: "QWEN_STORAGE_URL",
-  ownerId: "QWEN_STORAGE_OWNER_ID",
-  ownerUrl: "QWEN_STORAGE_OWNER_URL",
-  leaseMs: "QWEN_SESSION_LEASE_MS",
-} as const;
-
-export const DEFAULT_SESSION_LEASE_MS = 15_000;
 
 export class InvalidStorageUrlError extends Error {
   override readonly name = "InvalidStorageUrlError";
 }
 
 const POSTGRES = /^postgres(ql)?:\/\//i;
-const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 /** Reads a --storage value; `qwenHome` is the default folder. Throws InvalidStorageUrlError (redacted). */
 export function parseStorageUrl(value: string | undefined, qwenHome: string): StorageTarget {
@@ -48,9 +38,8 @@ export function parseStorageUrl(value: string | undefined, qwenHome: string): St
     }
     return { kind: "jsonl", root: path };
   }
-  const scheme = SCHEME.exec(text)?.[1];
-  // One letter before a colon is a Windows drive, not a scheme.
-  if (scheme !== undefined && scheme.length > 1)
+  const scheme = urlScheme(text);
+  if (scheme !== undefined)
     throw new InvalidStorageUrlError(
       `--storage: unsupported scheme "${scheme}:" in ${redactStorageUrl(text)} (use postgres://..., file:..., or a folder path)`,
     );

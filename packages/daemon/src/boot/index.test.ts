@@ -13,7 +13,7 @@ describe("@qwen-daemon/daemon/boot", () => {
       cwd: packageDir,
     });
     expect(JSON.parse(stdout)).toEqual({
-      boot: ["EARLY_HEALTH_BODY", "answersEarly", "listenEarly", "spawnChildChannel"],
+      boot: ["EARLY_HEALTH_BODY", "answersEarly", "childEnvironment", "listenEarly", "spawnChildChannel"],
       daemon: "failed: heavy import",
     });
   });

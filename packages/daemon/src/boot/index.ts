@@ -2,6 +2,6 @@
 // the socket with it first, starts the workspace's ACP child (node:child_process and node:stream only), then
 // loads the rest and passes the bound socket and the running child to `startDaemon`.
 
-export { spawnChildChannel } from "../bridge/spawn-channel.js";
+export { childEnvironment, spawnChildChannel } from "../bridge/spawn-channel.js";
 export { answersEarly, EARLY_HEALTH_BODY, type EarlyRequest } from "./early-health.js";
 export { type Bind, type EarlyServer, listenEarly } from "./early-server.js";
