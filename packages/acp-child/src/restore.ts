@@ -6,6 +6,7 @@ import {
   type Meta,
   RESTORE_KIND_NAMES,
   type RestoreKindName,
+  type RestoreKindSwitches,
   RestoreKinds,
   type RestoreSwitches,
 } from "@qwen-daemon/core/protocol";
@@ -18,14 +19,11 @@ export interface RestoreInputs {
 }
 
 /** What a load/resume request says the daemon will refuse, per restore kind (each has its own suppress key). */
-export type Suppress = Record<RestoreKindName, boolean>;
-
-/** The restore switches of the agent, per restore kind. */
-export type KindSwitches = Record<RestoreKindName, boolean>;
+export type Suppress = RestoreKindSwitches;
 
 /** The agent's switches per kind, from options that name each by its row's `switch`. */
-export function kindSwitchesOf(options: Partial<RestoreSwitches>): KindSwitches {
-  const switches = {} as KindSwitches;
+export function kindSwitchesOf(options: Partial<RestoreSwitches>): RestoreKindSwitches {
+  const switches = {} as RestoreKindSwitches;
   for (const kind of RESTORE_KIND_NAMES) switches[kind] = options[RestoreKinds[kind].switch] === true;
   return switches;
 }
@@ -52,7 +50,7 @@ export function shouldHintRestore(
  * switch of its answers, so the daemon admits the restore that lets its turn go on.
  */
 export function restoreToHint(inputs: {
-  switches: KindSwitches;
+  switches: RestoreKindSwitches;
   suppress: Suppress;
   promptActive: boolean;
   restorable: (kind: RestoreKindName) => boolean;

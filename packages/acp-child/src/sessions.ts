@@ -21,6 +21,7 @@ import {
   REQUESTED_SESSION_ID_META_KEY,
   RESTORE_KIND_NAMES,
   type RestoreKindName,
+  type RestoreKindSwitches,
   RestoreKinds,
 } from "@qwen-daemon/core/protocol";
 import { AGENT_RESTORES, restorableCallIds } from "./agent-restores.js";
@@ -30,20 +31,18 @@ import { givenAnswersOf } from "./given-answers.js";
 import type { Logger } from "./logger.js";
 import { promptToParts } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
-import { type KindSwitches, restoreHintMeta, restoreToHint, type Suppress, unionOf } from "./restore.js";
+import { restoreHintMeta, restoreToHint, type Suppress, unionOf } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
 import { configChoiceOf, configOptions } from "./session-config.js";
 import { listSessions, requireAbsolute } from "./session-listing.js";
 import { shellToolGuard } from "./shell-tool-guard.js";
 
-/** The agent's restore switches, per restore kind (`--restore-ask-user-question`, `--restore-pending-approvals`). */
-export type RestoreSwitches = KindSwitches;
-
 export interface AcpSessionsDeps {
   runtime: AgentRuntime;
   log: Logger;
-  switches: RestoreSwitches;
+  /** The agent's restore switches, per restore kind (`--restore-ask-user-question`, `--restore-pending-approvals`). */
+  switches: RestoreKindSwitches;
   parentGate: PrivateParentGate;
   /** The agent's own workspace: where session/delete looks besides the workspaces this connection named. */
   defaultCwd: string;
@@ -78,7 +77,7 @@ export class AcpSessions {
     this.workspaces.add(deps.defaultCwd);
   }
 
-  get switches(): RestoreSwitches {
+  get switches(): RestoreKindSwitches {
     return this.deps.switches;
   }
 

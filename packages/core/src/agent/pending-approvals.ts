@@ -9,18 +9,12 @@ import {
   toolStartedResultUnknownText,
   toolStartsFromRecords,
 } from "../history/pending-approval-restore.js";
+import type { RestoreKindSwitches } from "../protocol/restore-kinds.js";
 import type { ToolCallResult, TranscriptRecord } from "../transcript/records.js";
 
-/** The two restore switches as a session's Config has them. */
-export function switchesOf(config: Config): PendingApprovalSwitches {
-  return { approvals: config.getRestorePendingApprovals(), questions: config.getRestoreAskUserQuestion() };
-}
-
-export interface PendingApprovalSwitches {
-  /** `--restore-pending-approvals`. */
-  approvals: boolean;
-  /** `--restore-ask-user-question`: questions of the batch are asked again with its approvals. */
-  questions: boolean;
+/** The restore switches as a session's Config has them, per kind. */
+export function switchesOf(config: Config): RestoreKindSwitches {
+  return { question: config.getRestore("question"), approvals: config.getRestore("approvals") };
 }
 
 /**
@@ -30,12 +24,12 @@ export interface PendingApprovalSwitches {
 export function pendingApprovalsOf(
   history: readonly Content[],
   records: readonly TranscriptRecord[],
-  switches: PendingApprovalSwitches,
+  switches: RestoreKindSwitches,
 ): RestorablePendingApprovals | undefined {
   if (!switches.approvals) return undefined;
   return findRestorablePendingApprovals(history.slice(-2), {
     toolStarts: toolStartsFromRecords(records),
-    includeQuestions: switches.questions,
+    includeQuestions: switches.question,
   });
 }
 

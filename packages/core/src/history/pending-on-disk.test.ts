@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Part } from "../content.js";
+import type { RestoreKindSwitches } from "../protocol/restore-kinds.js";
 import { DEFAULT_QUESTION } from "../testing/index.js";
 import type { TranscriptRecord } from "../transcript/records.js";
-import { type PendingOnDiskSwitches, pendingOnDiskCalls, type TrailingWindow } from "./pending-on-disk.js";
+import { pendingOnDiskCalls, type TrailingWindow } from "./pending-on-disk.js";
 
-const pendingOnDiskKinds = (tail: TrailingWindow, switches: PendingOnDiskSwitches) =>
+const pendingOnDiskKinds = (tail: TrailingWindow, switches: RestoreKindSwitches) =>
   pendingOnDiskCalls(tail, switches).map((c) => c.kind);
 
 const base = (n: number) => ({
@@ -36,7 +37,7 @@ const prompt = (n: number): TranscriptRecord => ({
 });
 const turnResult = (n: number): TranscriptRecord => ({ ...base(n), type: "system", subtype: "turn_result" });
 
-const QUESTIONS: PendingOnDiskSwitches = { questions: true, approvals: false };
+const QUESTIONS: RestoreKindSwitches = { question: true, approvals: false };
 const window = (...records: TranscriptRecord[]) => ({ records, certain: true });
 
 describe("pendingOnDiskKinds", () => {
@@ -90,15 +91,15 @@ describe("pendingOnDiskKinds", () => {
 
   it("reports a question only when the question restore is on", () => {
     const tail = window(model(1, question("c1")));
-    expect(pendingOnDiskKinds(tail, { questions: false, approvals: false })).toEqual([]);
-    expect(pendingOnDiskKinds(tail, { questions: false, approvals: true })).toEqual([]);
-    expect(pendingOnDiskKinds(tail, { questions: true, approvals: true })).toEqual(["user_question"]);
+    expect(pendingOnDiskKinds(tail, { question: false, approvals: false })).toEqual([]);
+    expect(pendingOnDiskKinds(tail, { question: false, approvals: true })).toEqual([]);
+    expect(pendingOnDiskKinds(tail, { question: true, approvals: true })).toEqual(["user_question"]);
   });
 });
 
 describe("pendingOnDiskCalls with the approval restore", () => {
-  const BOTH: PendingOnDiskSwitches = { questions: true, approvals: true };
-  const APPROVALS: PendingOnDiskSwitches = { questions: false, approvals: true };
+  const BOTH: RestoreKindSwitches = { question: true, approvals: true };
+  const APPROVALS: RestoreKindSwitches = { question: false, approvals: true };
   // A reply from a writer that records tool starts (without the mark nothing is asked again).
   const recorded = (n: number, ...parts: Part[]): TranscriptRecord => ({
     ...base(n),

@@ -3,18 +3,12 @@
 // load by a daemon with the same switches would ask it again, so "waiting for you" never points at a session
 // that then asks nothing.
 import type { FunctionCall } from "../content.js";
+import type { RestoreKindSwitches } from "../protocol/restore-kinds.js";
 import type { PendingOnDiskKind } from "../protocol/sessions.js";
 import { historyFromRecords } from "../transcript/history.js";
 import type { TranscriptRecord } from "../transcript/records.js";
 import { findRestorableAskUserQuestion } from "./ask-user-question-restore.js";
 import { pendingApprovalsFromRecords } from "./pending-approval-restore.js";
-
-export interface PendingOnDiskSwitches {
-  /** `--restore-ask-user-question`: an unanswered question is asked again on load. */
-  questions: boolean;
-  /** `--restore-pending-approvals`: an approval that was never given is asked again on load. */
-  approvals: boolean;
-}
 
 /** The window {@link readTrailingTurn} returns (records of the last model entry and after, and its certainty). */
 export interface TrailingWindow {
@@ -33,18 +27,15 @@ export interface PendingOnDiskCall {
  * The calls waiting in `tail` that a load would ask again, in the model's order; [] when nothing would be
  * asked (or the window is uncertain, or the switches that would ask are off).
  */
-export function pendingOnDiskCalls(
-  tail: TrailingWindow,
-  switches: PendingOnDiskSwitches,
-): PendingOnDiskCall[] {
-  if (!tail.certain || (!switches.questions && !switches.approvals)) return [];
+export function pendingOnDiskCalls(tail: TrailingWindow, switches: RestoreKindSwitches): PendingOnDiskCall[] {
+  if (!tail.certain || (!switches.question && !switches.approvals)) return [];
   // The window is linear (certain), so its history is the end of the session's history, merged as a load merges it.
   const history = historyFromRecords(tail.records);
   if (switches.approvals) {
     const approvals = pendingApprovalCalls(tail.records, switches);
     if (approvals.length > 0) return approvals;
   }
-  if (!switches.questions) return [];
+  if (!switches.question) return [];
   const questions = findRestorableAskUserQuestion(history.at(-1));
   // Every call the question scan keeps has an id.
   return (questions?.functionCalls ?? []).map((call) => ({
@@ -59,9 +50,9 @@ export function pendingOnDiskCalls(
  */
 function pendingApprovalCalls(
   records: readonly TranscriptRecord[],
-  switches: PendingOnDiskSwitches,
+  switches: RestoreKindSwitches,
 ): PendingOnDiskCall[] {
-  const found = pendingApprovalsFromRecords(records, { includeQuestions: switches.questions });
+  const found = pendingApprovalsFromRecords(records, { includeQuestions: switches.question });
   return (found?.calls ?? [])
     .filter((c) => c.decision === "re_ask")
     .map((c) => ({ kind: c.kind, call: c.call }));

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Part } from "../content.js";
+import type { RestoreKindSwitches } from "../protocol/restore-kinds.js";
 import { DEFAULT_QUESTION } from "../testing/index.js";
 import {
   TOOL_STARTED_SUBTYPE,
@@ -9,7 +10,7 @@ import {
   type TranscriptRecord,
   TURN_RESULT_SUBTYPE,
 } from "../transcript/records.js";
-import { classifyRestoreTail, type RestoreSwitches, restoreActsOn } from "./restore-tail.js";
+import { classifyRestoreTail, restoreActsOn } from "./restore-tail.js";
 
 let n = 0;
 const base = () => ({
@@ -69,10 +70,10 @@ const turnResult = (): TranscriptRecord => ({
   subtype: TURN_RESULT_SUBTYPE,
   data: { stopReason: "end_turn" },
 });
-const ON: RestoreSwitches = { questions: true, approvals: true };
-const OFF: RestoreSwitches = { questions: false, approvals: false };
-const Q_ONLY: RestoreSwitches = { questions: true, approvals: false };
-const A_ONLY: RestoreSwitches = { questions: false, approvals: true };
+const ON: RestoreKindSwitches = { question: true, approvals: true };
+const OFF: RestoreKindSwitches = { question: false, approvals: false };
+const Q_ONLY: RestoreKindSwitches = { question: true, approvals: false };
+const A_ONLY: RestoreKindSwitches = { question: false, approvals: true };
 const prompt = userText("go");
 const kindOf = (records: TranscriptRecord[], switches = ON) => classifyRestoreTail(records, switches).kind;
 
@@ -131,7 +132,7 @@ describe("classifyRestoreTail: answered, the model never saw it", () => {
     const records = [prompt, reply([question("q1")]), result("q1", "ask_user_question")];
     expect(classifyRestoreTail(records, Q_ONLY)).toEqual({
       kind: "answered_unseen",
-      needs: { questions: true, approvals: false },
+      needs: { question: true, approvals: false },
       covered: true,
       callIds: ["q1"],
     });
@@ -153,7 +154,7 @@ describe("classifyRestoreTail: answered, the model never saw it", () => {
     ];
     expect(classifyRestoreTail(records, A_ONLY)).toEqual({
       kind: "answered_unseen",
-      needs: { questions: false, approvals: true },
+      needs: { question: false, approvals: true },
       covered: true,
       callIds: ["c1"],
     });
@@ -176,7 +177,7 @@ describe("classifyRestoreTail: answered, the model never saw it", () => {
     ] as const) {
       expect(classifyRestoreTail(records, switches)).toEqual({
         kind: "answered_unseen",
-        needs: { questions: true, approvals: true },
+        needs: { question: true, approvals: true },
         covered,
         callIds: ["q1", "c1"],
       });
@@ -192,7 +193,7 @@ describe("classifyRestoreTail: answered, the model never saw it", () => {
     ];
     expect(classifyRestoreTail(records, Q_ONLY)).toMatchObject({
       kind: "answered_unseen",
-      needs: { questions: true, approvals: false },
+      needs: { question: true, approvals: false },
       covered: true,
     });
   });
@@ -282,7 +283,7 @@ describe("classifyRestoreTail: properties", () => {
     calls: fc.array(callArb, { minLength: 1, maxLength: 4 }),
     recorded: fc.boolean(),
     ended: fc.boolean(),
-    switches: fc.record({ questions: fc.boolean(), approvals: fc.boolean() }),
+    switches: fc.record({ question: fc.boolean(), approvals: fc.boolean() }),
   });
 
   it("goes on only when every call has a result, none cancelled, the turn never ended, a person answered, and the switches cover it", () => {
@@ -313,7 +314,7 @@ describe("classifyRestoreTail: properties", () => {
           !ended &&
           !calls.some((c) => c.result === "cancelled") &&
           (personQ || personA) &&
-          (!personQ || switches.questions) &&
+          (!personQ || switches.question) &&
           (!personA || switches.approvals);
         expect(tail.kind === "answered_unseen" && tail.covered).toBe(goesOn);
         // A complete batch is never asked again; an incomplete one is never continued.

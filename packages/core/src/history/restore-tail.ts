@@ -17,6 +17,7 @@
 // this file adds the third and says which applies. A load acts on the tail only with a client to ask (or to see
 // the turn go on) and an idle session; the host decides that part.
 import type { Content, FunctionCall } from "../content.js";
+import type { RestoreKindSwitches } from "../protocol/restore-kinds.js";
 import { ASK_USER_QUESTION_TOOL_NAME } from "../tools/ask-user-question-result.js";
 import {
   TOOL_STARTED_SUBTYPE,
@@ -34,12 +35,6 @@ import {
   type RestorablePendingApprovals,
 } from "./pending-approval-restore.js";
 
-/** The two restore switches (`--restore-ask-user-question`, `--restore-pending-approvals`). */
-export interface RestoreSwitches {
-  questions: boolean;
-  approvals: boolean;
-}
-
 export type RestoreTail =
   | { kind: "idle" }
   | { kind: "interrupted" }
@@ -47,8 +42,8 @@ export type RestoreTail =
   | { kind: "restorable_approvals"; found: RestorablePendingApprovals }
   | {
       kind: "answered_unseen";
-      /** Which switches the answers need: a question's needs `questions`, a person's approval `approvals`. */
-      needs: RestoreSwitches;
+      /** Which switches the answers need: a question's needs `question`, a person's approval `approvals`. */
+      needs: RestoreKindSwitches;
       /** The switches given cover every answer: the turn may go on. */
       covered: boolean;
       /** The calls of the batch, in the model's order. */
@@ -62,14 +57,14 @@ export type RestoreTail =
  */
 export function classifyRestoreTail(
   records: readonly TranscriptRecord[],
-  switches: RestoreSwitches,
+  switches: RestoreKindSwitches,
 ): RestoreTail {
   const tail = historyTailFromRecords(records);
   const last = tail.at(-1);
   if (last === undefined) return { kind: "idle" };
   if (last.role === "model") {
     if (!hasCallWithId(last)) return { kind: "idle" };
-    if (switches.questions) {
+    if (switches.question) {
       const question = findRestorableAskUserQuestion(last);
       if (question) return { kind: "restorable_question", calls: question.functionCalls };
     }
@@ -95,10 +90,10 @@ export function restoreActsOn(tail: RestoreTail): boolean {
 
 function approvalsOrInterrupted(
   records: readonly TranscriptRecord[],
-  switches: RestoreSwitches,
+  switches: RestoreKindSwitches,
 ): RestoreTail {
   if (!switches.approvals) return { kind: "interrupted" };
-  const found = pendingApprovalsFromRecords(records, { includeQuestions: switches.questions });
+  const found = pendingApprovalsFromRecords(records, { includeQuestions: switches.question });
   return found !== undefined && found.reAsk.length > 0
     ? { kind: "restorable_approvals", found }
     : { kind: "interrupted" };
@@ -109,7 +104,7 @@ function answeredTail(
   records: readonly TranscriptRecord[],
   batch: Content,
   callIds: string[],
-  switches: RestoreSwitches,
+  switches: RestoreKindSwitches,
 ): RestoreTail {
   const facts = batchFacts(records);
   // The turn wrote its end (a refusal stopped it, the model failed, ...): nothing was cut short.
@@ -117,21 +112,20 @@ function answeredTail(
   // A declined question, a refused approval or a cancel stops a live turn there: the model sees it with the
   // next prompt, and a crash before the end of the turn was written changes nothing.
   if (facts.cancelled) return { kind: "interrupted" };
-  const needs: RestoreSwitches = { questions: false, approvals: false };
+  const needs: RestoreKindSwitches = { question: false, approvals: false };
   for (const part of batch.parts) {
     const call = part.functionCall;
     if (!call?.id) continue;
     // A question counts only when a person answered it: one the tool refused (bad parameters) has an error
     // result that nobody gave, and the live turn would have gone on without anyone.
     if (call.name === ASK_USER_QUESTION_TOOL_NAME) {
-      if (facts.status.get(call.id) === "success") needs.questions = true;
-    }
-    else if (pendingInteractionKindOf(call.name) !== undefined && facts.startedBy.get(call.id) === "user")
+      if (facts.status.get(call.id) === "success") needs.question = true;
+    } else if (pendingInteractionKindOf(call.name) !== undefined && facts.startedBy.get(call.id) === "user")
       needs.approvals = true;
   }
   // Nobody answered anything (read-only tools, tools the approval mode let run): a plain interrupted turn.
-  if (!needs.questions && !needs.approvals) return { kind: "interrupted" };
-  const covered = (!needs.questions || switches.questions) && (!needs.approvals || switches.approvals);
+  if (!needs.question && !needs.approvals) return { kind: "interrupted" };
+  const covered = (!needs.question || switches.question) && (!needs.approvals || switches.approvals);
   return { kind: "answered_unseen", needs, covered, callIds };
 }
 

@@ -55,6 +55,9 @@ export const RestoreKinds = {
 export type RestoreKindName = keyof typeof RestoreKinds;
 export type RestoreSwitchName = (typeof RestoreKinds)[RestoreKindName]["switch"];
 
+/** A flag per restore kind, by the kind's name: which switches are on, which restores a load refuses, what answers need. */
+export type RestoreKindSwitches = Record<RestoreKindName, boolean>;
+
 /** Every restore switch, as one record (how the switches travel between the cli, daemon and agent). */
 export type RestoreSwitches = Record<RestoreSwitchName, boolean>;
 

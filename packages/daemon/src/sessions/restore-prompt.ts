@@ -5,6 +5,7 @@ import {
   PROMPT_ID_META_KEY,
   RESTORE_KIND_NAMES,
   type RestoreKindName,
+  type RestoreKindSwitches,
   RestoreKinds,
 } from "@qwen-daemon/core/protocol";
 import type { LiveSession } from "./live-session.js";
@@ -15,7 +16,7 @@ export type RestorePromptInput = {
   /** `_meta` of the child's load/resume response (carries the hint). */
   responseMeta: Meta | null | undefined;
   /** The daemon's restore switches, per kind: a kind's hint is admitted only under its own switch. */
-  switches: Readonly<Record<RestoreKindName, boolean>>;
+  switches: Readonly<RestoreKindSwitches>;
   /** The X-Qwen-Client-Id the load came with (the "attached client" of the spec). */
   requestedClientId: string | undefined;
   /** The id the daemon minted for that client: the restore prompt's originator. */

@@ -4,8 +4,8 @@ import { restoreReportOf } from "./restore-report.js";
 
 const idle = { promptActive: false, pendingPromptCount: 0 };
 const busy = { promptActive: true, pendingPromptCount: 1 };
-const ON = { questions: true, approvals: true };
-const answered = (needs: { questions: boolean; approvals: boolean }): RestoreTail => ({
+const ON = { question: true, approvals: true };
+const answered = (needs: { question: boolean; approvals: boolean }): RestoreTail => ({
   kind: "answered_unseen",
   needs,
   covered: true,
@@ -58,7 +58,7 @@ describe("restoreReportOf", () => {
       tail: "pending_approvals",
       action: "asked_again",
     });
-    expect(report(answered({ questions: true, approvals: false }), { admittedPromptId: "p9" })).toEqual({
+    expect(report(answered({ question: true, approvals: false }), { admittedPromptId: "p9" })).toEqual({
       tail: "answered",
       action: "continued",
       promptId: "p9",
@@ -66,21 +66,21 @@ describe("restoreReportOf", () => {
   });
 
   it("says why not: the switch its answers need, no client, a busy session, else the agent did not offer it", () => {
-    const a = answered({ questions: true, approvals: true });
+    const a = answered({ question: true, approvals: true });
     const notRestored = (reason: string) => ({ tail: "answered", action: "not_restored", reason });
-    expect(report(a, { switches: { questions: true, approvals: false } })).toEqual(notRestored("switch_off"));
-    expect(report(a, { switches: { questions: false, approvals: true } })).toEqual(notRestored("switch_off"));
+    expect(report(a, { switches: { question: true, approvals: false } })).toEqual(notRestored("switch_off"));
+    expect(report(a, { switches: { question: false, approvals: true } })).toEqual(notRestored("switch_off"));
     expect(report(a, { requestedClientId: undefined })).toEqual(notRestored("no_client"));
     expect(report(a, { activity: busy })).toEqual(notRestored("busy"));
     expect(report(a)).toEqual(notRestored("not_offered"));
-    expect(report(question, { switches: { questions: false, approvals: true } })).toMatchObject({
+    expect(report(question, { switches: { question: false, approvals: true } })).toMatchObject({
       reason: "switch_off",
     });
     // A batch mixing an approval with a question needs both switches.
-    expect(report(approvals(true), { switches: { questions: false, approvals: true } })).toMatchObject({
+    expect(report(approvals(true), { switches: { question: false, approvals: true } })).toMatchObject({
       reason: "switch_off",
     });
-    expect(report(approvals(false), { switches: { questions: false, approvals: true } })).toMatchObject({
+    expect(report(approvals(false), { switches: { question: false, approvals: true } })).toMatchObject({
       reason: "not_offered",
     });
   });

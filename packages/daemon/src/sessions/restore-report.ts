@@ -2,19 +2,19 @@
 // `restore` field, docs/protocol.md "Sessions"): which kind of end it found (history/restore-tail.ts, the one
 // rule, read with every switch on so that an end this daemon will not act on is still named) and what the
 // load did about it. Pure.
-import type { RestoreSwitches, RestoreTail } from "@qwen-daemon/core";
-import type { RestoreReport } from "@qwen-daemon/core/protocol";
+import type { RestoreTail } from "@qwen-daemon/core";
+import type { RestoreKindSwitches, RestoreReport } from "@qwen-daemon/core/protocol";
 import { knownRestoreRefusal } from "./restore-admission.js";
 import type { SessionActivity } from "./session-state.js";
 
 /** Every switch on: the tail as it is, whatever this daemon lets a load do with it. */
-export const ALL_RESTORE_SWITCHES: RestoreSwitches = { questions: true, approvals: true };
+export const ALL_RESTORE_SWITCHES: RestoreKindSwitches = { question: true, approvals: true };
 
 export function restoreReportOf(input: {
   /** The tail, classified with {@link ALL_RESTORE_SWITCHES} (after the agent's load, before the restore runs). */
   tail: RestoreTail;
   /** This daemon's switches. */
-  switches: RestoreSwitches;
+  switches: RestoreKindSwitches;
   requestedClientId: string | undefined;
   activity: SessionActivity;
   /** The restore prompt admitted for the session, if any. */
@@ -22,15 +22,15 @@ export function restoreReportOf(input: {
 }): RestoreReport | undefined {
   const { tail } = input;
   let kind: RestoreReport["tail"];
-  let needs: RestoreSwitches;
+  let needs: RestoreKindSwitches;
   switch (tail.kind) {
     case "restorable_question":
       kind = "user_question";
-      needs = { questions: true, approvals: false };
+      needs = { question: true, approvals: false };
       break;
     case "restorable_approvals":
       kind = "pending_approvals";
-      needs = { questions: tail.found.calls.some((c) => c.kind === "user_question"), approvals: true };
+      needs = { question: tail.found.calls.some((c) => c.kind === "user_question"), approvals: true };
       break;
     case "answered_unseen":
       kind = "answered";
@@ -44,7 +44,7 @@ export function restoreReportOf(input: {
     return { tail: kind, action, promptId: input.admittedPromptId };
   }
   const switchOn =
-    (!needs.questions || input.switches.questions) && (!needs.approvals || input.switches.approvals);
+    (!needs.question || input.switches.question) && (!needs.approvals || input.switches.approvals);
   const refusal = knownRestoreRefusal({
     switchOn,
     requestedClientId: input.requestedClientId,

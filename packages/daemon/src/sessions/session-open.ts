@@ -14,7 +14,7 @@ import {
   type OpenSessionResponse,
   type PromptTerminal,
   RESTORE_KIND_NAMES,
-  type RestoreKindName,
+  type RestoreKindSwitches,
   RestoreKinds,
   type RestoreReport,
   SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
@@ -181,9 +181,9 @@ function knownRefusals(
   sessions: Sessions,
   requestedClientId: string | undefined,
   activity: LiveSession["activity"],
-): Record<RestoreKindName, boolean> {
+): RestoreKindSwitches {
   const switches = restoreSwitchesOf(sessions);
-  const refused = {} as Record<RestoreKindName, boolean>;
+  const refused = {} as RestoreKindSwitches;
   for (const kind of RESTORE_KIND_NAMES)
     refused[kind] =
       knownRestoreRefusal({ switchOn: switches[kind], requestedClientId, activity }) !== undefined;
@@ -191,8 +191,8 @@ function knownRefusals(
 }
 
 /** The daemon's restore switches, per kind (its options name each by the row's `switch`). */
-function restoreSwitchesOf(sessions: Sessions): Record<RestoreKindName, boolean> {
-  const switches = {} as Record<RestoreKindName, boolean>;
+function restoreSwitchesOf(sessions: Sessions): RestoreKindSwitches {
+  const switches = {} as RestoreKindSwitches;
   for (const kind of RESTORE_KIND_NAMES)
     switches[kind] = sessions.options[RestoreKinds[kind].switch] === true;
   return switches;
@@ -326,10 +326,7 @@ function reportOf(
   if (tail === undefined) return undefined;
   return restoreReportOf({
     tail,
-    switches: {
-      questions: sessions.options.restoreAskUserQuestion,
-      approvals: sessions.options.restorePendingApprovals === true,
-    },
+    switches: restoreSwitchesOf(sessions),
     requestedClientId,
     activity,
     admittedPromptId,

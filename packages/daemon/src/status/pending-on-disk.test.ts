@@ -156,7 +156,7 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
         },
       },
       journal: memoryAnswerJournal(),
-      switches: { questions: true, approvals: false },
+      switches: { question: true, approvals: false },
       log: () => {},
     });
     expect(read).toEqual(["waiting"]);
@@ -171,7 +171,7 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
         readTrailingTurn: () => Promise.reject(new Error("must not be read")),
       },
       journal: memoryAnswerJournal(),
-      switches: { questions: false, approvals: false },
+      switches: { question: false, approvals: false },
       log: (line) => {
         throw new Error(line);
       },

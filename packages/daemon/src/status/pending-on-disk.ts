@@ -6,7 +6,8 @@
 // answers from the journal, asking nobody) is not listed. `[]` says "checked: nothing waits"; the field is
 // left out when the daemon does not know (its switches are off, or the tail is missing, uncertain or cannot
 // be read: logged, and the list itself never fails for it).
-import { type PendingOnDiskCall, type PendingOnDiskSwitches, pendingOnDiskCalls } from "@qwen-daemon/core";
+import { type PendingOnDiskCall, pendingOnDiskCalls } from "@qwen-daemon/core";
+import type { RestoreKindSwitches } from "@qwen-daemon/core/protocol";
 import { type SessionListPage, type SessionSummary, toolCallMeta } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import { findJournaledAnswer, questionsKeyOf } from "../answers/journaled-answer.js";
@@ -16,7 +17,7 @@ import { QUESTION_TOOL_NAME } from "../sessions/trailing-question.js";
 export type PendingOnDiskDeps = {
   store: SessionStore;
   journal: AnswerJournal;
-  switches: PendingOnDiskSwitches;
+  switches: RestoreKindSwitches;
   log: (line: string) => void;
 };
 
@@ -26,7 +27,7 @@ export async function markPendingOnDisk(
   cwd: string,
   deps: PendingOnDiskDeps,
 ): Promise<SessionListPage> {
-  if (!deps.switches.questions && !deps.switches.approvals) return page;
+  if (!deps.switches.question && !deps.switches.approvals) return page;
   const sessions = await Promise.all(page.sessions.map((s) => (s.live ? s : withPending(s, cwd, deps))));
   return { ...page, sessions };
 }
