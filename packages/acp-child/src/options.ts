@@ -1,13 +1,15 @@
 // The child's own switches. The cli parses its flags and passes these options; `parseAcpArgv` serves the
 // package's own bin (tests, `QWEN_CLI_ENTRY`) with the same gating rule as the cli. The restore switches and
 // their flags are the rows of the contract's restore-kind table.
-import { RESTORE_FLAGS, RESTORE_KINDS, restoreSwitchesFromArgv } from "@qwen-daemon/core/protocol";
+import {
+  RESTORE_FLAGS,
+  RESTORE_KINDS,
+  type RestoreSwitches,
+  restoreSwitchesFromArgv,
+} from "@qwen-daemon/core/protocol";
 
-export interface AcpChildOptions {
-  /** docs/restore.md: re-hang a trailing unanswered ask_user_question on load/resume. Default false. */
-  restoreAskUserQuestion: boolean;
-  /** Re-ask a trailing tool approval whose tool never started on load/resume. Default false. */
-  restorePendingApprovals: boolean;
+/** The restore switches (docs/restore.md), one per row of the restore-kind table, each false by default. */
+export interface AcpChildOptions extends RestoreSwitches {
   /** Accepted and forwarded by the daemon; this child has no LSP features yet, so it only records it. */
   experimentalLsp: boolean;
   /**
@@ -18,8 +20,7 @@ export interface AcpChildOptions {
 }
 
 export const DEFAULT_ACP_CHILD_OPTIONS: AcpChildOptions = {
-  restoreAskUserQuestion: false,
-  restorePendingApprovals: false,
+  ...restoreSwitchesFromArgv([]),
   experimentalLsp: false,
 };
 
