@@ -5,7 +5,7 @@ import { planDemoReply } from "./demo-script.js";
 import type { GenerateRequest, ModelEvent, ModelProvider } from "./provider.js";
 
 export const DEMO_DESCRIPTION =
-  "demo model (set OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL to use a real one)";
+  "demo model (set OPENAI_BASE_URL or OPENAI_API_KEY, and OPENAI_MODEL, to use a real one)";
 
 export interface DemoProviderOptions {
   /** Pause between text deltas (default 0: tests and e2e stay fast; the CLI may slow it down for show). */

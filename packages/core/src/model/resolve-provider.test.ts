@@ -9,8 +9,12 @@ describe("createModelProvider", () => {
     expect(provider).toBeInstanceOf(DemoModelProvider);
     expect(provider.isDemo).toBe(true);
     expect(describeModelProvider(provider)).toBe(
-      "demo model (set OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL to use a real one)",
+      "demo model (set OPENAI_BASE_URL or OPENAI_API_KEY, and OPENAI_MODEL, to use a real one)",
     );
+  });
+
+  it("keeps the demo model when only OPENAI_MODEL is set (no server to send it to), as the README says", () => {
+    expect(createModelProvider({ model: "qwen-plus", sources: {} }).isDemo).toBe(true);
   });
 
   it("uses the OpenAI-compatible provider for a base URL, without leaking the key", () => {
