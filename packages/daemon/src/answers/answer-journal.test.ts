@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { answersPath, jsonlSessionStorage, listPersistedSessions, transcriptPath } from "@qwen-daemon/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { openFds } from "../testing/open-fds.js";
 import { memoryAnswerJournal, storedAnswerJournal } from "./answer-journal.js";
 import type { AnswerEntry } from "./answer-record.js";
 
@@ -42,6 +43,31 @@ describe("storedAnswerJournal", () => {
     expect(synced).toEqual([answersPath(root, cwd, "s-1")]);
     await journal.append(cwd, answer({ requestId: "r2" }));
     expect(synced).toHaveLength(2);
+  });
+
+  it("keeps a live session's writer open between votes, until its release or the daemon's close", async () => {
+    const root = home();
+    const journal = storedAnswerJournal(jsonlSessionStorage(root));
+    const s1 = answersPath(root, cwd, "s-1");
+    const s2 = answersPath(root, cwd, "s-2");
+    await journal.append(cwd, answer({ requestId: "r0" }));
+    expect(openFds(s1)).toBe(0); // not live here: nothing kept
+    journal.hold(cwd, "s-1");
+    journal.hold(cwd, "s-2");
+    await journal.append(cwd, answer());
+    expect(openFds(s1)).toBe(1);
+    await journal.append(cwd, answer({ requestId: "r2" }));
+    expect(openFds(s1)).toBe(1); // the same writer: no open per vote
+    await journal.release(cwd, "s-1");
+    expect(openFds(s1)).toBe(0);
+    await journal.append(cwd, answer({ requestId: "r3" })); // a late write after the end keeps nothing
+    expect(openFds(s1)).toBe(0);
+    await journal.append(cwd, answer({ sessionId: "s-2" }));
+    expect(openFds(s2)).toBe(1);
+    await journal.close();
+    expect(openFds(s2)).toBe(0);
+    const ids = (await journal.read(cwd, "s-1")).entries.map((e) => e.requestId);
+    expect(ids).toEqual(["r0", "r1", "r2", "r3"]);
   });
 
   it("appends one line per entry beside the transcript, private (0600), and reads them back", async () => {

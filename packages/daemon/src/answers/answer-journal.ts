@@ -1,10 +1,11 @@
 // The answer journal is the session's `answers` log in core's SessionStorage (for JSONL:
 // `$QWEN_HOME/projects/<project>/chats/<sessionId>.answers.jsonl`, beside the transcript the child writes).
 // Appends are durable (fsynced before they resolve) because the vote route acknowledges an answer only once
-// it is on disk; reads never fail on a torn last line.
+// it is on disk; reads never fail on a torn last line. The writer stays open while the session is live
+// (kept-session-logs.ts), so a vote waits for one write and one fsync.
 import { isValidSessionId, SessionLogNotFoundError, type SessionStorage } from "@qwen-daemon/core";
 import { JournalEntry, type JournalRead } from "./answer-record.js";
-import { KeyedSerializer } from "./keyed-serializer.js";
+import { KeptSessionLogs } from "./kept-session-logs.js";
 
 export interface AnswerJournal {
   /**
@@ -14,36 +15,34 @@ export interface AnswerJournal {
   append(cwd: string, entry: JournalEntry): Promise<void>;
   /** The session's entries in file order (none when there is no journal or the session id is not valid). */
   read(cwd: string, sessionId: string): Promise<JournalRead>;
+  /** The session is live here: its writer stays open from its next append until `release`. */
+  hold(cwd: string, sessionId: string): void;
+  /** The session ended here: its writer is closed once its pending appends are done. */
+  release(cwd: string, sessionId: string): Promise<void>;
+  /** The daemon stops: every writer is closed. */
+  close(): Promise<void>;
 }
 
 export function storedAnswerJournal(storage: SessionStorage): AnswerJournal {
-  // One writer per log at a time (TranscriptWriter's rule for JSONL).
-  const perLog = new KeyedSerializer();
-  const logOf = (cwd: string, sessionId: string) =>
-    storage.log({ cwd, sessionId }, "answers", decodeJournalEntry); // throws on an invalid id
+  const logs = new KeptSessionLogs(storage, "answers", decodeJournalEntry);
   return {
     async append(cwd, entry) {
       const checked = JournalEntry.parse(entry);
-      const log = logOf(cwd, checked.sessionId);
-      await perLog.run(log.where, async () => {
-        // A log handle per append: votes are rare, and nothing stays open per answered session.
-        try {
-          await log.append(checked, { durable: true });
-        } finally {
-          await log.close();
-        }
-      });
+      await logs.run({ cwd, sessionId: checked.sessionId }, (log) => log.append(checked, { durable: true }));
     },
     async read(cwd, sessionId) {
       if (!isValidSessionId(sessionId)) return emptyRead();
       try {
-        const { items, corruptLines, tornTail } = await logOf(cwd, sessionId).read();
+        const { items, corruptLines, tornTail } = await logs.handle({ cwd, sessionId }).read();
         return { entries: items, corruptLines, tornTail };
       } catch (error) {
         if (error instanceof SessionLogNotFoundError) return emptyRead();
         throw error;
       }
     },
+    hold: (cwd, sessionId) => logs.hold({ cwd, sessionId }),
+    release: (cwd, sessionId) => logs.release({ cwd, sessionId }),
+    close: () => logs.closeAll(),
   };
 }
 
@@ -64,6 +63,9 @@ export function memoryAnswerJournal(): AnswerJournal & { readonly entries: Journ
     async read(_cwd, sessionId) {
       return { ...emptyRead(), entries: entries.filter((e) => e.sessionId === sessionId) };
     },
+    hold: () => {},
+    release: async () => {},
+    close: async () => {},
   };
 }
 

@@ -1,6 +1,6 @@
 // Graceful shutdown: stop accepting connections, end every session (pending permissions resolve as
 // session_closed, SSE streams end), stop the children (SIGTERM, then SIGKILL after a grace), and drop
-// connections that are still open after the grace.
+// connections that are still open after the grace; once no request runs any more, close the journals' writers.
 import type { Server } from "node:http";
 import type { Sessions } from "../sessions/sessions.js";
 import type { IdleReaper } from "./idle-reaper.js";
@@ -28,4 +28,5 @@ export async function gracefulShutdown(parts: ShutdownParts): Promise<void> {
   drop.unref();
   await closed;
   clearTimeout(drop);
+  await sessions.closeJournals();
 }

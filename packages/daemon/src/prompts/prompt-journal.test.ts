@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { jsonlSessionStorage, promptsPath } from "@qwen-daemon/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { openFds } from "../testing/open-fds.js";
 import { memoryPromptJournal, storedPromptJournal } from "./prompt-journal.js";
 import type { PromptJournalEntry } from "./prompt-record.js";
 
@@ -47,6 +48,22 @@ describe("storedPromptJournal", () => {
     await journal.rewrite(cwd, "s-1", (entries) => entries.filter((e) => e.promptId === "p2"));
     expect(syncs).toBe(3);
     expect((await journal.read(cwd, "s-1")).entries).toEqual([accepted("p2")]);
+  });
+
+  it("keeps one writer open across appends and a compaction, onto the new file, until released", async () => {
+    const root = home();
+    const journal = storedPromptJournal(jsonlSessionStorage(root));
+    const path = promptsPath(root, cwd, "s-1");
+    journal.hold(cwd, "s-1");
+    await journal.append(cwd, accepted("p1"), { durable: true });
+    await journal.append(cwd, accepted("p2"), { durable: true });
+    expect(openFds(path)).toBe(1);
+    await journal.rewrite(cwd, "s-1", (entries) => entries.filter((e) => e.promptId === "p2"));
+    await journal.append(cwd, settled("p2"));
+    expect(openFds(path)).toBe(1); // the replacement's file, not the one renamed over
+    expect((await journal.read(cwd, "s-1")).entries).toEqual([accepted("p2"), settled("p2")]);
+    await journal.release(cwd, "s-1");
+    expect(openFds(path)).toBe(0);
   });
 
   it("appends beside the transcript, private (0600), and reads back in order", async () => {

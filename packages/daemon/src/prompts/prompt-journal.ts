@@ -4,9 +4,14 @@
 // entries are plain appends (what they save is a report, never a prompt). The journal is compacted by
 // replacing it atomically (for JSONL: temp file, fsync, rename): closed prompts are dropped, so it stays the
 // size of what is still open plus a bounded tail of reported never-started prompts. Reads never fail on a
-// torn last line.
-import { isValidSessionId, SessionLogNotFoundError, type SessionStorage } from "@qwen-daemon/core";
-import { KeyedSerializer } from "../answers/keyed-serializer.js";
+// torn last line. The writer stays open while the session is live (answers/kept-session-logs.ts).
+import {
+  isValidSessionId,
+  type SessionLog,
+  SessionLogNotFoundError,
+  type SessionStorage,
+} from "@qwen-daemon/core";
+import { KeptSessionLogs } from "../answers/kept-session-logs.js";
 import { decodePromptJournalEntry, PromptJournalEntry } from "./prompt-record.js";
 
 export type PromptJournalRead = { entries: PromptJournalEntry[]; corruptLines: number };
@@ -25,14 +30,18 @@ export interface PromptJournal {
     sessionId: string,
     keep: (entries: readonly PromptJournalEntry[]) => PromptJournalEntry[],
   ): Promise<void>;
+  /** The session is live here: its writer stays open from its next append until `release`. */
+  hold(cwd: string, sessionId: string): void;
+  /** The session ended here: its writer is closed once its pending writes are done. */
+  release(cwd: string, sessionId: string): Promise<void>;
+  /** The daemon stops: every writer is closed. */
+  close(): Promise<void>;
 }
 
 export function storedPromptJournal(storage: SessionStorage): PromptJournal {
   // One writer per log at a time (TranscriptWriter's rule for JSONL), and no append lands during a rewrite.
-  const perLog = new KeyedSerializer();
-  const logOf = (cwd: string, sessionId: string) =>
-    storage.log({ cwd, sessionId }, "prompts", decodePromptJournalEntry); // throws on an invalid id
-  const readLog = async (log: ReturnType<typeof logOf>): Promise<PromptJournalRead> => {
+  const logs = new KeptSessionLogs(storage, "prompts", decodePromptJournalEntry);
+  const readLog = async (log: SessionLog<PromptJournalEntry>): Promise<PromptJournalRead> => {
     try {
       const { items, corruptLines } = await log.read();
       return { entries: items, corruptLines };
@@ -44,33 +53,24 @@ export function storedPromptJournal(storage: SessionStorage): PromptJournal {
   return {
     async append(cwd, entry, options = {}) {
       const checked = PromptJournalEntry.parse(entry);
-      const log = logOf(cwd, checked.sessionId);
-      await perLog.run(log.where, async () => {
-        try {
-          await log.append(checked, { durable: options.durable === true });
-        } finally {
-          await log.close();
-        }
-      });
+      const key = { cwd, sessionId: checked.sessionId };
+      await logs.run(key, (log) => log.append(checked, { durable: options.durable === true }));
     },
     async read(cwd, sessionId) {
       if (!isValidSessionId(sessionId)) return { entries: [], corruptLines: 0 };
-      const log = logOf(cwd, sessionId);
-      return perLog.run(log.where, () => readLog(log));
+      return logs.read({ cwd, sessionId }, readLog);
     },
     async rewrite(cwd, sessionId, keep) {
-      const log = logOf(cwd, sessionId);
-      await perLog.run(log.where, async () => {
+      await logs.run({ cwd, sessionId }, async (log) => {
         const { entries } = await readLog(log);
         const kept = keep(entries).map((e) => PromptJournalEntry.parse(e));
-        if (kept.length === entries.length) return;
-        try {
-          await log.replace(kept);
-        } finally {
-          await log.close();
-        }
+        // The kept handle's replace swaps its writer onto the new file once that is in place.
+        if (kept.length !== entries.length) await log.replace(kept);
       });
     },
+    hold: (cwd, sessionId) => logs.hold({ cwd, sessionId }),
+    release: (cwd, sessionId) => logs.release({ cwd, sessionId }),
+    close: () => logs.closeAll(),
   };
 }
 
@@ -90,5 +90,8 @@ export function memoryPromptJournal(): PromptJournal & { readonly entries: Promp
       const others = entries.filter((e) => e.sessionId !== sessionId);
       entries.splice(0, entries.length, ...others, ...kept);
     },
+    hold: () => {},
+    release: async () => {},
+    close: async () => {},
   };
 }

@@ -12,6 +12,7 @@ import { ManualClock } from "../events/manual-clock.js";
 import { peek } from "../permission/mediator-harness.js";
 import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
 import { memoryStore } from "../testing/memory-store.js";
+import { openFds } from "../testing/open-fds.js";
 import { editRequest, questionRequest } from "../testing/question.js";
 import type { AgentPeer } from "../testing/scripted-agent.js";
 import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
@@ -47,6 +48,9 @@ function gatedJournal(inner: AnswerJournal) {
       await gate.promise;
     },
     read: (cwd, sessionId) => inner.read(cwd, sessionId),
+    hold: (cwd, sessionId) => inner.hold(cwd, sessionId),
+    release: (cwd, sessionId) => inner.release(cwd, sessionId),
+    close: () => inner.close(),
   };
   return { journal, written, release: gate.resolve };
 }
@@ -125,6 +129,21 @@ describe("a vote on a question is journaled before it is acknowledged", () => {
     expect(answers[0]).toEqual({ outcome: SUBMIT, answers: { "0": "Blue" } });
   });
 
+  it("the session's journal writer stays open between votes and is closed when the session closes", async () => {
+    const root = home();
+    const { d, sessionId, clientId, vote } = await askingDaemon({
+      journal: storedAnswerJournal(jsonlSessionStorage(root)),
+    });
+    expect((await vote({ outcome: SUBMIT, answers: { "0": "Blue" } })).status).toBe(200);
+    const path = answersPath(root, TEST_WORKSPACE, sessionId);
+    expect(openFds(path)).toBe(1);
+    const closed = await d.request("DELETE", `/session/${sessionId}`, {
+      headers: { "X-Qwen-Client-Id": clientId },
+    });
+    expect(closed.status).toBeLessThan(300);
+    await waitFor(() => openFds(path) === 0, "the journal's writer closed");
+  });
+
   it("a user's cancel is journaled too; the legacy route journals like the session route", async () => {
     const journal = memoryAnswerJournal();
     const { d, requestId, answers } = await askingDaemon({ journal });
@@ -154,6 +173,9 @@ describe("a vote on a question is journaled before it is acknowledged", () => {
         await inner.append(cwd, entry);
       },
       read: inner.read,
+      hold: inner.hold,
+      release: inner.release,
+      close: inner.close,
     };
     const { d, sessionId, requestId, answers, vote } = await askingDaemon({ journal });
     const failed = await vote({ outcome: SUBMIT, answers: { "0": "Red" } });
@@ -371,6 +393,9 @@ describe("a re-hung question answered before the restart", () => {
         reads += 1;
         return inner.read(cwd, sessionId);
       },
+      hold: inner.hold,
+      release: inner.release,
+      close: inner.close,
     };
     const first = await askingDaemon({ journal });
     expect((await first.vote({ outcome: SUBMIT, answers: { "0": "Red" } })).status).toBe(200);

@@ -139,11 +139,17 @@ export class Sessions {
 
   /** A new session on `child`, opening; the caller registers it and tells it when it is open. */
   newSession(sessionId: string, cwd: string, child: ChildConnection): LiveSession {
+    // The journals keep this session's writers open while it is live (answers/kept-session-logs.ts).
+    this.options.answerJournal.hold(cwd, sessionId);
+    this.options.promptJournal.hold(cwd, sessionId);
     return new LiveSession(sessionId, cwd, child, {
       options: this.options,
       mediator: this.mediator,
       newId: this.newId,
-      forget: (session) => this.registry.remove(session),
+      forget: (session) => {
+        this.registry.remove(session);
+        this.#releaseJournals(session.workspaceCwd, session.sessionId);
+      },
       lost: (session, owner) => this.lost(session.sessionId, owner),
     });
   }
@@ -180,6 +186,24 @@ export class Sessions {
   closeAll(): void {
     for (const session of this.registry.all()) session.closeForShutdown("Daemon shutting down");
     this.mediator.dispose();
+  }
+
+  /** The daemon stops: the journals' writers are closed (after closeAll, once nothing writes any more). */
+  async closeJournals(): Promise<void> {
+    await Promise.all([this.options.answerJournal.close(), this.options.promptJournal.close()]);
+  }
+
+  /**
+   * The session ended: the journals close its writers. Not awaited: each journal orders the close after the
+   * writes queued before it, and a failure only costs a log line.
+   */
+  #releaseJournals(cwd: string, sessionId: string): void {
+    const { answerJournal, promptJournal, log } = this.options;
+    for (const journal of [answerJournal, promptJournal]) {
+      journal.release(cwd, sessionId).catch((error: unknown) => {
+        log(`qwen serve: closing a journal of session ${sessionId} failed: ${String(error)}`);
+      });
+    }
   }
 
   /** Ends the sessions that lived on a child that died. */
