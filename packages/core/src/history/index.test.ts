@@ -26,6 +26,8 @@ describe("history public API", () => {
         "restoreActsOn",
         "restoreClassOfToolName",
         "syntheticToolResponsePart",
+        "callInTranscript",
+        "trailingQuestionCalls",
       ].sort(),
     );
   });

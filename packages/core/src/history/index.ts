@@ -6,3 +6,4 @@ export * from "./pending-on-disk.js";
 export * from "./restore-tail.js";
 export * from "./session-recovery.js";
 export * from "./tool-restore-class.js";
+export * from "./transcript-calls.js";

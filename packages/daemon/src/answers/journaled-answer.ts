@@ -1,7 +1,7 @@
 // Pure rules of the answer journal: which votes are journaled, what a journal line says, and whether a
 // journaled answer applies to a question the child re-hangs after a restart.
 import { createHash } from "node:crypto";
-import { functionCallsOf, functionResponsesOf, type TranscriptRecord } from "@qwen-daemon/core";
+import { callInTranscript, type TranscriptRecord } from "@qwen-daemon/core";
 import { isQuestionToolCall, toolCallQuestions } from "@qwen-daemon/core/protocol";
 import type { PermissionDecision } from "../permission/vote.js";
 import type { AnswerEntry, JournalEntry, WithdrawnEntry } from "./answer-record.js";
@@ -167,16 +167,10 @@ export function findJournaledAnswer(entries: readonly JournalEntry[], query: Jou
   if (candidates.length === 0) return { reason: "none" };
   if (query.transcript === undefined) return { answer: candidates[candidates.length - 1] as AnswerEntry };
 
-  const records = query.transcript;
-  const callIndex = findLastIndex(records, (r) =>
-    functionCallsOf(messageOf(r)).some((call) => call.id === query.toolCallId),
-  );
-  if (callIndex === -1) return { reason: "call_not_in_transcript" };
-  const answeredLater = records
-    .slice(callIndex + 1)
-    .some((r) => functionResponsesOf(messageOf(r)).some((response) => response.id === query.toolCallId));
-  if (answeredLater) return { reason: "already_answered" };
-  const askedAt = Date.parse((records[callIndex] as TranscriptRecord).timestamp);
+  const call = callInTranscript(query.transcript, query.toolCallId);
+  if (call === undefined) return { reason: "call_not_in_transcript" };
+  if (call.answered) return { reason: "already_answered" };
+  const askedAt = Date.parse(call.askedAt);
   if (Number.isNaN(askedAt)) return { reason: "call_not_in_transcript" };
   const current = candidates.filter((e) => Date.parse(e.at) >= askedAt);
   const answer = current[current.length - 1];
@@ -185,16 +179,7 @@ export function findJournaledAnswer(entries: readonly JournalEntry[], query: Jou
 
 /** True when the records hold a functionCall with this id (the tail read was long enough). */
 export function transcriptHoldsCall(records: readonly TranscriptRecord[], toolCallId: string): boolean {
-  return records.some((r) => functionCallsOf(messageOf(r)).some((call) => call.id === toolCallId));
-}
-
-function messageOf(record: TranscriptRecord) {
-  return "message" in record ? record.message : undefined;
-}
-
-function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i -= 1) if (predicate(items[i] as T)) return i;
-  return -1;
+  return callInTranscript(records, toolCallId) !== undefined;
 }
 
 function canonicalJson(value: unknown): string {

@@ -5,7 +5,9 @@
 // question beside another tool, or a load with nobody to ask) is closed with these answers as its real tool
 // results, instead of the orphan-repair failure that would lose them. Best effort, like every restore input:
 // any doubt or failure sends nothing, and the load goes on exactly as it would have without a journal.
+import { trailingQuestionCalls } from "@qwen-daemon/core";
 import {
+  ASK_USER_QUESTION_TOOL,
   JOURNALED_ANSWERS_META_KEY,
   type Meta,
   type PermissionResponse,
@@ -16,7 +18,6 @@ import { decisionOf, findJournaledAnswer, questionsKeyOf } from "../answers/jour
 import { toAcpPermissionResponse } from "../bridge/permission-response.js";
 import type { SessionStore } from "../persisted/session-store.js";
 import { TRANSCRIPT_TAIL_RECORDS } from "./answer-replay.js";
-import { QUESTION_TOOL_NAME, trailingQuestionCalls } from "./trailing-question.js";
 
 export type AnswersForLoadDeps = { journal: AnswerJournal; store: SessionStore; log: (line: string) => void };
 
@@ -35,7 +36,7 @@ export async function journaledAnswersMeta(
     const answers: Record<string, PermissionResponse> = {};
     for (const call of trailingQuestionCalls(transcript)) {
       const toolCallId = call.id as string;
-      const toolCall = { toolCallId, rawInput: call.args ?? {}, _meta: toolCallMeta(QUESTION_TOOL_NAME) };
+      const toolCall = { toolCallId, rawInput: call.args ?? {}, _meta: toolCallMeta(ASK_USER_QUESTION_TOOL) };
       const lookup = findJournaledAnswer(entries, {
         sessionId,
         toolCallId,

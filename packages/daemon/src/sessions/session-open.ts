@@ -8,6 +8,7 @@ import {
   type LedgerEntry,
   pendingApprovalsFromRecords,
   type RestoreTail,
+  trailingQuestionCalls,
 } from "@qwen-daemon/core";
 import {
   type Meta,
@@ -34,7 +35,6 @@ import { knownRestoreRefusal } from "./restore-admission.js";
 import { admitRestorePrompt } from "./restore-prompt.js";
 import { ALL_RESTORE_SWITCHES, restoreReportOf } from "./restore-report.js";
 import type { Sessions } from "./sessions.js";
-import { trailingQuestionCalls } from "./trailing-question.js";
 
 export type OpenAction = "load" | "resume";
 

@@ -8,11 +8,15 @@
 // be read: logged, and the list itself never fails for it).
 import { type PendingOnDiskCall, pendingOnDiskCalls } from "@qwen-daemon/core";
 import type { RestoreKindSwitches } from "@qwen-daemon/core/protocol";
-import { type SessionListPage, type SessionSummary, toolCallMeta } from "@qwen-daemon/core/protocol";
+import {
+  ASK_USER_QUESTION_TOOL,
+  type SessionListPage,
+  type SessionSummary,
+  toolCallMeta,
+} from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import { findJournaledAnswer, questionsKeyOf } from "../answers/journaled-answer.js";
 import type { SessionStore } from "../persisted/session-store.js";
-import { QUESTION_TOOL_NAME } from "../sessions/trailing-question.js";
 
 export type PendingOnDiskDeps = {
   store: SessionStore;
@@ -67,7 +71,7 @@ async function withoutJournaledAnswers(
     const toolCall = {
       toolCallId: c.call.id,
       rawInput: c.call.args ?? {},
-      _meta: toolCallMeta(QUESTION_TOOL_NAME),
+      _meta: toolCallMeta(ASK_USER_QUESTION_TOOL),
     };
     const lookup = findJournaledAnswer(entries, {
       sessionId,

@@ -1,6 +1,6 @@
-import type { TranscriptRecord } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
-import { trailingQuestionCalls } from "./trailing-question.js";
+import type { TranscriptRecord } from "../transcript/records.js";
+import { callInTranscript, trailingQuestionCalls } from "./transcript-calls.js";
 
 const base = {
   parentUuid: null,
@@ -54,5 +54,39 @@ describe("trailingQuestionCalls", () => {
     const batch = model("m1", [ask("q1"), ask("q2")]);
     expect(trailingQuestionCalls([batch, result, system]).map((c) => c.id)).toEqual(["q2"]);
     expect(trailingQuestionCalls([batch, result, user])).toEqual([]);
+  });
+});
+
+describe("callInTranscript", () => {
+  const at = (record: TranscriptRecord, timestamp: string) => ({ ...record, timestamp }) as TranscriptRecord;
+  const resultFor = (id: string, uuid: string): TranscriptRecord => ({
+    ...base,
+    uuid,
+    type: "tool_result",
+    message: {
+      role: "user",
+      parts: [{ functionResponse: { id, name: "ask_user_question", response: { output: "x" } } }],
+    },
+  });
+
+  it("finds the call's last occurrence and whether a result follows it", () => {
+    const first = at(model("m1", [ask("q1")]), "2025-01-01T00:00:01.000Z");
+    const again = at(model("m2", [ask("q1")]), "2025-01-01T00:00:05.000Z");
+    expect(callInTranscript([user, first], "q1")).toEqual({
+      askedAt: "2025-01-01T00:00:01.000Z",
+      answered: false,
+    });
+    // An id reused later: the earlier call's result does not answer the later one.
+    expect(callInTranscript([first, resultFor("q1", "t1"), again, system], "q1")).toEqual({
+      askedAt: "2025-01-01T00:00:05.000Z",
+      answered: false,
+    });
+    expect(callInTranscript([again, resultFor("q1", "t2")], "q1")?.answered).toBe(true);
+    expect(callInTranscript([first, resultFor("q2", "t3")], "q1")?.answered).toBe(false);
+  });
+
+  it("is undefined when the records do not hold the call", () => {
+    expect(callInTranscript([user, model("m1", [ask("q2")]), system], "q1")).toBeUndefined();
+    expect(callInTranscript([], "q1")).toBeUndefined();
   });
 });
