@@ -24,6 +24,7 @@ describe("storage public API", () => {
         "chatsDir",
         "isValidSessionId",
         "jsonlSessionStorage",
+        "memorySessionStorage",
         "ledgerPath",
         "namesPath",
         "openSessionStorage",

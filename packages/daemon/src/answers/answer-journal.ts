@@ -3,7 +3,13 @@
 // Appends are durable (fsynced before they resolve) because the vote route acknowledges an answer only once
 // it is on disk; reads never fail on a torn last line. The writer stays open while the session is live
 // (kept-session-logs.ts), so a vote waits for one write and one fsync.
-import { isValidSessionId, SessionLogNotFoundError, type SessionStorage } from "@qwen-daemon/core";
+import {
+  isValidSessionId,
+  type MemorySessionStorage,
+  memorySessionStorage,
+  SessionLogNotFoundError,
+  type SessionStorage,
+} from "@qwen-daemon/core";
 import { JournalEntry, type JournalRead } from "./answer-record.js";
 import { KeptSessionLogs } from "./kept-session-logs.js";
 
@@ -52,21 +58,17 @@ function decodeJournalEntry(value: unknown): JournalEntry | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** A journal in memory (tests, or a daemon without a storage root): durable only as long as the process. */
-export function memoryAnswerJournal(): AnswerJournal & { readonly entries: JournalEntry[] } {
-  const entries: JournalEntry[] = [];
-  return {
-    entries,
-    async append(_cwd, entry) {
-      entries.push(JournalEntry.parse(entry));
-    },
-    async read(_cwd, sessionId) {
-      return { ...emptyRead(), entries: entries.filter((e) => e.sessionId === sessionId) };
-    },
-    hold: () => {},
-    release: async () => {},
-    close: async () => {},
-  };
+/**
+ * The journal over a storage in memory (tests, or a daemon without a storage root): durable only as long as
+ * the process. `entries` shows every session's entries in the order they were written.
+ */
+export function memoryAnswerJournal(
+  storage: MemorySessionStorage = memorySessionStorage(),
+): AnswerJournal & { readonly entries: JournalEntry[] } {
+  const journal = storedAnswerJournal(storage);
+  return Object.defineProperty(journal, "entries", {
+    get: () => storage.peekAll("answers", decodeJournalEntry),
+  }) as AnswerJournal & { readonly entries: JournalEntry[] };
 }
 
 function emptyRead(): JournalRead {

@@ -7,6 +7,8 @@
 // torn last line. The writer stays open while the session is live (answers/kept-session-logs.ts).
 import {
   isValidSessionId,
+  type MemorySessionStorage,
+  memorySessionStorage,
   type SessionLog,
   SessionLogNotFoundError,
   type SessionStorage,
@@ -74,24 +76,15 @@ export function storedPromptJournal(storage: SessionStorage): PromptJournal {
   };
 }
 
-/** A journal in memory (tests, or a daemon without a storage root): durable only as long as the process. */
-export function memoryPromptJournal(): PromptJournal & { readonly entries: PromptJournalEntry[] } {
-  const entries: PromptJournalEntry[] = [];
-  return {
-    entries,
-    async append(_cwd, entry) {
-      entries.push(PromptJournalEntry.parse(entry));
-    },
-    async read(_cwd, sessionId) {
-      return { entries: entries.filter((e) => e.sessionId === sessionId), corruptLines: 0 };
-    },
-    async rewrite(_cwd, sessionId, keep) {
-      const kept = keep(entries.filter((e) => e.sessionId === sessionId));
-      const others = entries.filter((e) => e.sessionId !== sessionId);
-      entries.splice(0, entries.length, ...others, ...kept);
-    },
-    hold: () => {},
-    release: async () => {},
-    close: async () => {},
-  };
+/**
+ * The journal over a storage in memory (tests, or a daemon without a storage root): durable only as long as
+ * the process. `entries` shows every session's entries in the order they were written.
+ */
+export function memoryPromptJournal(
+  storage: MemorySessionStorage = memorySessionStorage(),
+): PromptJournal & { readonly entries: PromptJournalEntry[] } {
+  const journal = storedPromptJournal(storage);
+  return Object.defineProperty(journal, "entries", {
+    get: () => storage.peekAll("prompts", decodePromptJournalEntry),
+  }) as PromptJournal & { readonly entries: PromptJournalEntry[] };
 }

@@ -6,7 +6,7 @@ import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journ
 import type { PromptJournalEntry } from "../prompts/prompt-record.js";
 import { memoryStore } from "../testing/memory-store.js";
 import type { AgentPeer } from "../testing/scripted-agent.js";
-import { createTestDaemon, waitFor } from "../testing/test-daemon.js";
+import { createTestDaemon, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 const text = (t: string) => ({ prompt: [{ type: "text", text: t }] });
 const accepted = (promptId: string, t: string): PromptJournalEntry => ({
@@ -116,7 +116,7 @@ describe("a load from disk reports the prompts the agent never started", () => {
     ];
     const { d, journal } = restarted(ledger);
     for (const e of [accepted("p1", "running"), accepted("p2", "queued one"), accepted("p3", "queued two")])
-      await journal.append("/w", e);
+      await journal.append(TEST_WORKSPACE, e);
     for (const action of ["load", "resume"]) {
       const res = await d.request("POST", `/session/s1/${action}`, { body: {} });
       expect(res.status).toBe(200);
@@ -152,7 +152,7 @@ describe("a load from disk reports the prompts the agent never started", () => {
 
   it("a session the agent never saved, known from the journal, is recreated under its id instead of a 404", async () => {
     const journal = memoryPromptJournal();
-    await journal.append("/w", accepted("p1", "my first prompt"));
+    await journal.append(TEST_WORKSPACE, accepted("p1", "my first prompt"));
     const d = createTestDaemon({ promptJournal: journal, agent: {} });
     const res = await d.request("POST", "/session/s1/load", { body: {} });
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 // The names people give sessions (`POST /session/:id/name`), kept beside the transcript in the session's
 // "names" log (`<sessionId>.names.jsonl`): one line per rename, appended durably, the last one holds. The
 // agent writes the transcript; this is the daemon's own, like the answer journal.
-import type { SessionStorage } from "@qwen-daemon/core";
+import { memorySessionStorage, type SessionStorage } from "@qwen-daemon/core";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 
 type NameEntry = { v: 1; name: string; at: string };
@@ -50,15 +50,7 @@ export function storedSessionNames(storage: SessionStorage): SessionNames {
   };
 }
 
-/** Names held in memory (tests, or a daemon without a storage root). */
-export function memorySessionNames(): SessionNames {
-  const names = new Map<string, string>();
-  return {
-    async set(cwd, sessionId, name) {
-      names.set(`${cwd}\u0000${sessionId}`, name);
-    },
-    async get(cwd, sessionId) {
-      return names.get(`${cwd}\u0000${sessionId}`);
-    },
-  };
+/** Names over a storage in memory (tests, or a daemon without a storage root). */
+export function memorySessionNames(storage: SessionStorage = memorySessionStorage()): SessionNames {
+  return storedSessionNames(storage);
 }

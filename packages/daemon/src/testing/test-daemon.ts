@@ -1,6 +1,6 @@
 // An in-process daemon for route tests: the real app and Sessions over a ScriptedAgent, driven
 // with `app.request` (no sockets). Also small helpers to read SSE frames from a response.
-import type { SessionLeases } from "@qwen-daemon/core";
+import { memorySessionStorage, type SessionLeases } from "@qwen-daemon/core";
 import type { Hono } from "hono";
 import { type AnswerJournal, memoryAnswerJournal } from "../answers/answer-journal.js";
 import { createApp } from "../app.js";
@@ -12,6 +12,7 @@ import { RequestWaits } from "../links/request-waits.js";
 import type { PermissionPolicy } from "../permission/policy.js";
 import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
 import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journal.js";
+import { memorySessionNames } from "../sessions/session-names.js";
 import { Sessions } from "../sessions/sessions.js";
 import { checkAgainstContract } from "./contract-check.js";
 import { ScriptedAgent, type ScriptedAgentOptions } from "./scripted-agent.js";
@@ -78,6 +79,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
   const clock = options.clock ?? systemClock;
+  const storage = memorySessionStorage();
   const agent = new ScriptedAgent(options.agent);
   const waits = new RequestWaits(clock);
   const sessions = new Sessions({
@@ -94,8 +96,10 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
     },
     channelFactory: agent.factory,
     store: options.store ?? emptySessionStore(),
-    answerJournal: options.answerJournal ?? memoryAnswerJournal(),
-    promptJournal: options.promptJournal ?? memoryPromptJournal(),
+    // The daemon's own journals and names, over one storage in memory.
+    answerJournal: options.answerJournal ?? memoryAnswerJournal(storage),
+    promptJournal: options.promptJournal ?? memoryPromptJournal(storage),
+    names: memorySessionNames(storage),
     clock,
     log,
     checkEvents: true,

@@ -9,6 +9,8 @@
 // lease row must still name this owner at the epoch the handle started with, and is share-locked until the
 // commit, so a takeover (which updates that row) either waits for the append or makes it write nothing.
 // `pg` is loaded on first use, so a process that never opens PostgreSQL never loads the driver.
+
+import { logItemText } from "../log-item-text.js";
 import { assertValidSessionId } from "../session-id.js";
 import { SessionFencedError, type StorageOwner } from "../session-lease.js";
 import type {
@@ -118,7 +120,7 @@ class PostgresSessionLog<T> implements SessionLog<T> {
   append(item: T, options: LogAppendOptions = {}): Promise<void> {
     let text: string;
     try {
-      text = toText(item);
+      text = logItemText(item);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -180,7 +182,7 @@ class PostgresSessionLog<T> implements SessionLog<T> {
   replace(items: readonly T[]): Promise<void> {
     let texts: string[];
     try {
-      texts = items.map(toText);
+      texts = items.map(logItemText);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -279,12 +281,6 @@ const ownerOf = (lease: { ownerId: string; ownerUrl: string }) => ({
   id: lease.ownerId,
   url: lease.ownerUrl,
 });
-
-function toText(item: unknown): string {
-  const text = JSON.stringify(item);
-  if (text === undefined) throw new TypeError("A log item must be JSON");
-  return text;
-}
 
 function isJson(text: string): boolean {
   try {
