@@ -71,6 +71,13 @@ if (dir && typeof globalThis.gc === "function") {
         .getHeapSpaceStatistics()
         .map((s) => [s.space_name.replace(/_space$/, ""), s.space_size]),
     );
+    // A heap snapshot on request: `<dir>/<pid>.snapshot` holds the folder to write it to (V8 collects first).
+    const snapshotRequest = join(dir, `${process.pid}.snapshot`);
+    if (existsSync(snapshotRequest)) {
+      const folder = require("node:fs").readFileSync(snapshotRequest, "utf8");
+      require("node:fs").rmSync(snapshotRequest);
+      require("node:v8").writeHeapSnapshot(join(folder, `${process.pid}.${n + 1}.heapsnapshot`));
+    }
     if (existsSync(join(dir, `${process.pid}.gc`))) {
       globalThis.gc();
       globalThis.gc();

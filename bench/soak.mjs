@@ -44,6 +44,10 @@ const TURNS = option("turns", Number(process.env.QWEN_SOAK_TURNS ?? 4000));
 const SESSION_TURNS = option("session-turns", 10);
 /** With N > 0: an allocation profile of both processes over turns 101..100+N, summarised by function. */
 const ALLOC_TURNS = option("alloc-profile", 0);
+/** With --live-at-checkpoints: two full GCs at every checkpoint too, to compare live sizes (changes the run). */
+const LIVE_AT_CHECKPOINTS = process.argv.includes("--live-at-checkpoints");
+/** QWEN_SOAK_SNAPSHOTS=<folder>: a heap snapshot of each process at every checkpoint, kept there. */
+const SNAPSHOTS = process.env.QWEN_SOAK_SNAPSHOTS;
 const CHECKPOINTS = [...new Set([100, 1000, 2000, 3000, 4000, TURNS])]
   .filter((t) => t <= TURNS)
   .sort((x, y) => x - y);
@@ -92,7 +96,7 @@ async function probe(pid, { gc = false } = {}) {
   if (gc) writeFileSync(join(probes, `${pid}.gc`), "");
   const before = new Set(readdirSync(probes));
   process.kill(pid, "SIGUSR2");
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const fresh = readdirSync(probes).find(
       (f) => f.startsWith(`${pid}.`) && f.endsWith(".json") && !before.has(f),
@@ -149,7 +153,8 @@ async function measure(turn) {
   await sleep(500);
   const out = {};
   for (const [name, pid] of processes()) {
-    const sample = await probe(pid);
+    if (SNAPSHOTS) writeFileSync(join(probes, `${pid}.snapshot`), SNAPSHOTS);
+    const sample = await probe(pid, { gc: LIVE_AT_CHECKPOINTS });
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status)?.[1]) * 1024;
     out[name] = {
@@ -158,13 +163,14 @@ async function measure(turn) {
       sampled: sample.sampled,
       gcs: sample.gcs,
       spaces: sample.spaces,
+      afterGc: sample.afterGc,
       fds: fdCount(pid),
       peak: peaks[name],
     };
   }
   peaks = { daemon: 0, child: 0 };
   const line = (p) =>
-    `rss ${mb(p.sampled.rss)} heapUsed ${mb(p.sampled.heapUsed)} (heapTotal ${mb(p.sampled.heapTotal)}) fds ${p.fds}; highest rss since last line ${mb(p.peak)}; GCs so far: ${p.gcs.major} full, ${p.gcs.minor} young`;
+    `rss ${mb(p.sampled.rss)} heapUsed ${mb(p.sampled.heapUsed)} (heapTotal ${mb(p.sampled.heapTotal)}) fds ${p.fds}; highest rss since last line ${mb(p.peak)}; GCs so far: ${p.gcs.major} full, ${p.gcs.minor} young${live(p)}`;
   // Where RSS is: V8's committed spaces, external memory (buffers), and the rest (code, malloc, stacks).
   const where = (p) =>
     `           ${Object.entries(p.spaces)
@@ -174,6 +180,7 @@ async function measure(turn) {
         ", ",
       )}; external ${mb(p.sampled.external)}; outside the V8 heap ${mb(p.sampled.rss - p.sampled.heapTotal)}; ` +
     `rss = anonymous ${mb(p.anon)} + file-backed ${mb(p.file)} (the node binary's pages, shared)`;
+  const live = (p) => (p.afterGc ? `; live after two full GCs ${mb(p.afterGc.heapUsed)}` : "");
   console.log(
     `turn ${String(turn).padStart(4)}: daemon ${line(out.daemon)}\n${where(out.daemon)}\n           child  ${line(out.child)}\n${where(out.child)}`,
   );

@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: [
     "src/index.ts",
+    "src/agent/agent-process-env.ts",
     "src/protocol/index.ts",
     "src/protocol/restore-kinds.ts",
     "src/storage/storage-env.ts",

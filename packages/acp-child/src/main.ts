@@ -3,6 +3,7 @@
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { STORAGE_ENV } from "@qwen-daemon/core";
+import { dropAgentOnlyEnv } from "@qwen-daemon/core/agent-process-env";
 import pkg from "../package.json" with { type: "json" };
 import { createAcpAgent } from "./agent.js";
 import { createCoreRuntime } from "./core-runtime.js";
@@ -75,6 +76,8 @@ export async function runAcpAgent(run: RunAcpAgentOptions): Promise<void> {
 export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
   const log = run.log ?? stderrLogger();
   const options = resolveOptions(run);
+  // What the daemon set for this process alone (glibc read it at exec) is not for the commands it runs.
+  dropAgentOnlyEnv(process.env);
   // A copy: the storage variables are read from it below after they left process.env.
   const env = { ...(run.env ?? process.env) };
   const privateParent = readPrivateParentEnv(env);

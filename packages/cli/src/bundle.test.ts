@@ -106,12 +106,13 @@ describe("the qwen bundle", () => {
   });
 
   // The only files of core allowed before the bind: the restore-kind table the child's argv is built from,
-  // the `_meta` key constants it names (plain data, no imports beyond each other), and the storage variables
-  // the child's environment is built from (plain data and node:path).
+  // the `_meta` key constants it names (plain data, no imports beyond each other), and the storage and
+  // agent-only variables the child's environment is built from (plain data, node:path at most).
   const PLAIN_CONTRACT_DATA = [
     "../core/src/protocol/restore-kinds.ts",
     "../core/src/protocol/meta.ts",
     "../core/src/storage/storage-env.ts",
+    "../core/src/agent/agent-process-env.ts",
   ];
 
   it("binds `qwen serve`'s socket before zod, Hono, the ACP SDK or core are loaded", () => {

@@ -15,6 +15,9 @@
 //   live). Read by V8 each time it sizes the heap, so setting it at start works. Costs more full GCs, each on a
 //   small heap (BENCHMARKS.md, issue 20).
 // `--optimize-for-size` would save ~1 MB more but makes a 100k-record transcript read ~1.5x slower.
+// The daemon's own malloc arenas are the user's to cap (MALLOC_ARENA_MAX is read when the process starts,
+// too early for this file); its agent gets MALLOC_ARENA_MAX=2 (serve.ts, ownChildEnv), which the user's own
+// value, when exported, replaces.
 import { setFlagsFromString } from "node:v8";
 
 export const DAEMON_RUNTIME_V8_FLAGS: readonly string[] = [

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { CHILD_V8_FLAGS, selfCommand } from "./serve.js";
+import { CHILD_V8_FLAGS, ownChildEnv, selfCommand } from "./serve.js";
 
 describe("selfCommand", () => {
   it("runs the same node, loader flags and entry, with the child V8 flags after the loader flags", () => {
@@ -26,5 +26,26 @@ describe("selfCommand", () => {
 
   it("refuses to guess when the entry is unknown", () => {
     expect(() => selfCommand([], "")).toThrow(/argv\[1\]/);
+  });
+});
+
+describe("ownChildEnv", () => {
+  it("gives qwen's own agent the daemon's environment, without its token, plus the arena cap for it alone", () => {
+    const env = { PATH: "/bin", QWEN_SERVER_TOKEN: "secret" };
+    expect(ownChildEnv({}, undefined, env)).toEqual({
+      PATH: "/bin",
+      MALLOC_ARENA_MAX: "2",
+      QWEN_AGENT_ONLY_ENV: "MALLOC_ARENA_MAX",
+    });
+    expect(ownChildEnv({}, { QWEN_STORAGE_URL: "file:/s" }, env)).toEqual({
+      QWEN_STORAGE_URL: "file:/s",
+      MALLOC_ARENA_MAX: "2",
+      QWEN_AGENT_ONLY_ENV: "MALLOC_ARENA_MAX",
+    });
+  });
+
+  it("leaves another agent program's environment alone (--acp-command): it would not remove the variable", () => {
+    expect(ownChildEnv({ acpCommand: '["other-agent"]' }, undefined, { PATH: "/bin" })).toBeUndefined();
+    expect(ownChildEnv({ acpCommand: '["other-agent"]' }, { A: "1" }, { PATH: "/bin" })).toEqual({ A: "1" });
   });
 });

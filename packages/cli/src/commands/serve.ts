@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 // Node builtins only (a test in the daemon pins that); the rest of the daemon is imported once the socket is
 // bound and the child is started.
+import { agentOnlyEnv } from "@qwen-daemon/core/agent-process-env";
 import { absoluteStorageValue, agentStorageEnv } from "@qwen-daemon/core/storage-env";
 import { childEnvironment, listenEarly, spawnChildChannel } from "@qwen-daemon/daemon/boot";
 import { acpChildExtraArgs } from "../acp-child-extra-args.js";
@@ -46,7 +47,11 @@ export function parseAcpCommand(raw: string): string[] {
  * - `--heap-growing-percent=20`: the old generation grows to 1.2x what survived the last full GC, not V8's
  *   dynamic 1.1x-4x, so the garbage of each turn that the small young generation promotes does not pile up to
  *   several times the live size with V8 keeping the pages (see daemon-heap.ts; BENCHMARKS.md, issue 20).
- * (`--optimize-for-size` would save ~1 MB more but makes that transcript load ~1.5x slower.)
+ *   V8 still lets it grow by at least 8 MB (its minimum step), which for the child's ~11 MB live heap is the
+ *   larger bound: its sampled heap swings between ~11 and ~19 MB with the full GCs, every ~200 soak turns.
+ * (`--optimize-for-size` would save ~1 MB more, and shrink that minimum step to 2 MB, but makes that
+ * transcript load ~1.5x slower.) Besides these flags, the child gets MALLOC_ARENA_MAX=2 in its environment
+ * for itself alone (ownChildEnv below; core's agent-process-env.ts says why).
  */
 export const CHILD_V8_FLAGS: readonly string[] = [
   "--max-semi-space-size=1",
@@ -84,13 +89,14 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   // right after a restart waits for that child's initialize, not for the daemon's start plus the child's.
   const childExtraArgs = acpChildExtraArgs(flags);
   const storage = storageWiring(flags, bound);
+  const childEnv = ownChildEnv(flags, storage?.childEnv);
   const prespawnedChild = {
     workspace,
     channel: spawnChildChannel({
       command: childCommand,
       extraArgs: childExtraArgs,
       workspace,
-      env: storage?.childEnv,
+      env: childEnv,
     }),
   };
   const { daemonModule, qwenHome, modelConfig } = await loadDaemonParts(env).catch(async (error) => {
@@ -108,7 +114,8 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
       qwenHome,
       webRoot: web,
       log: (line: string) => process.stderr.write(`${line}\n`),
-      ...(storage !== undefined ? { storageOwnerId: storage.ownerId, childEnv: storage.childEnv } : {}),
+      ...(storage !== undefined ? { storageOwnerId: storage.ownerId } : {}),
+      ...(childEnv !== undefined ? { childEnv } : {}),
     }),
     { bound, prespawnedChild },
   );
@@ -125,6 +132,20 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
   // A generated token has already been printed once, on stderr, by the daemon itself.
   lines.push(`  auth:       ${daemon.token ? "bearer token required" : "none (loopback only)"}`);
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/**
+ * The environment of the children: the storage's when there is one, and, for qwen's own agent (no
+ * --acp-command; it removes them at start), what that process alone gets (agentOnlyEnv: glibc's arena cap).
+ * Another agent program gets the daemon's environment as it is.
+ */
+export function ownChildEnv(
+  flags: Pick<ServeFlags, "acpCommand">,
+  storageEnv: Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> | undefined {
+  if (flags.acpCommand) return storageEnv;
+  return { ...(storageEnv ?? childEnvironment(env)), ...agentOnlyEnv(env) };
 }
 
 /**
