@@ -91,7 +91,7 @@ describe("a client that advertises elicitation.form", () => {
     expect(agent.permissions).toEqual([]);
 
     form.respond({ action: "accept", content: { "0": "B" } });
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     expect(lastToolResults()).toEqual([`${ANSWERS}**Approach**: B`]);
   });
 
@@ -118,7 +118,7 @@ describe("a client that advertises elicitation.form", () => {
       action: "accept",
       content: { "0": "A", "0_other": "Neither: delete it", "1": ["Export", "Auth"], "1_other": "Dark mode" },
     });
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     expect(lastToolResults()).toEqual([
       `${ANSWERS}**Approach**: Neither: delete it\n**Features**: Auth, Export, Dark mode`,
     ]);
@@ -134,7 +134,7 @@ describe("a client that advertises elicitation.form", () => {
       const prompt = agent.agent.request("session/prompt", { sessionId, prompt: text("ask approach") });
       const form = await agent.nextElicitation();
       form.respond({ action });
-      expect(await prompt).toEqual({ stopReason: "end_turn" });
+      expect(await prompt).toMatchObject({ stopReason: "end_turn" });
       // No model request after the question in that turn.
       expect(server.requests.length).toBe(requestsBefore + 1);
       const final = agent
@@ -162,9 +162,11 @@ describe("a client that advertises elicitation.form", () => {
         }),
       ]);
       // The model sees the refusal with the next prompt, before the new user message.
-      expect(await agent.agent.request("session/prompt", { sessionId, prompt: text("go on") })).toEqual({
-        stopReason: "end_turn",
-      });
+      expect(await agent.agent.request("session/prompt", { sessionId, prompt: text("go on") })).toMatchObject(
+        {
+          stopReason: "end_turn",
+        },
+      );
       const messages = server.requests.at(-1)?.messages ?? [];
       expect(messages.slice(-2).map((m) => [m.role, messageText(m)])).toEqual([
         ["tool", CANCELED],
@@ -200,7 +202,7 @@ describe("a client that advertises elicitation.form", () => {
     expect((again.params as { toolCallId: string }).toolCallId).toBe(callId);
     expect(second.permissions).toEqual([]);
     again.respond({ action: "accept", content: { "0": "B" } });
-    expect(await restore).toEqual({ stopReason: "end_turn" });
+    expect(await restore).toMatchObject({ stopReason: "end_turn" });
     expect(lastToolResults()).toEqual([`${ANSWERS}**Approach**: B`]);
   });
 });
@@ -221,7 +223,7 @@ describe("a client without the capability", () => {
     });
     expect(agent.elicitations).toEqual([]);
     permission.respond({ outcome: { outcome: "selected", optionId: "proceed_once" }, answers: { "0": "B" } });
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     expect(lastToolResults()).toEqual([`${ANSWERS}**Approach**: B`]);
   });
 
@@ -239,7 +241,7 @@ describe("a client without the capability", () => {
     permission.respond({
       outcome: { outcome: "selected", optionId: permission.params.options[1]?.optionId },
     });
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     expect(lastToolResults()).toEqual([`${ANSWERS}**Approach**: B`]);
   });
 });

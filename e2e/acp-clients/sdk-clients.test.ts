@@ -4,7 +4,8 @@
 //   session/set_config_option (mode, model), session/prompt with a question answered (the question's own
 //   options, or a form), usage updates and message ids, session/cancel and `$/cancel_request` while a question
 //   waits, session/list with its cwd filter, session/load (the replay names the same messages),
-//   session/resume, session/close and session/delete;
+//   session/resume, session/close and session/delete; a prompt's answer names its user message, and a
+//   load in another agent process replays that message under the same id;
 // - the Zed-era 0.4.5 (`ClientSideConnection`, installed as the npm alias `acp-sdk-zed`): it still
 //   initializes, prompts, answers a question by picking an option, cancels, and loads a session, even though
 //   the agent now sends updates it has no schema for.
@@ -117,7 +118,7 @@ describe.each(CLIENTS)("ACP SDK 2.4 client $name", ({ capabilities, form }) => {
     // A question answered the way this client is asked; the model gets the same text either way.
     const prompt = agent.agent.request("session/prompt", { sessionId, prompt: text("ask approach") });
     const callId = await answerB();
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     expect(toolResult(callId)).toBe(`${ANSWERS}**Approach**: B`);
     if (form) expect(agent.permissions).toEqual([]);
     else expect(agent.elicitations).toEqual([]);
@@ -138,7 +139,7 @@ describe.each(CLIENTS)("ACP SDK 2.4 client $name", ({ capabilities, form }) => {
     const waiting = await waitingQuestion();
     await agent.agent.notify("session/cancel", { sessionId });
     waiting.cancel();
-    expect(await cancelled).toEqual({ stopReason: "cancelled" });
+    expect(await cancelled).toMatchObject({ stopReason: "cancelled" });
 
     // $/cancel_request for the prompt while the question waits: the agent withdraws its own request.
     const abort = new AbortController();
@@ -149,7 +150,7 @@ describe.each(CLIENTS)("ACP SDK 2.4 client $name", ({ capabilities, form }) => {
     );
     const withdrawn = await waitingQuestion();
     abort.abort();
-    expect(await requested).toEqual({ stopReason: "cancelled" });
+    expect(await requested).toMatchObject({ stopReason: "cancelled" });
     expect(withdrawn.signal.aborted).toBe(true);
     await agent.agent.request("session/prompt", { sessionId, prompt: text("go on") });
     const sent = server.requests.at(-1)?.messages ?? [];
@@ -185,6 +186,30 @@ describe.each(CLIENTS)("ACP SDK 2.4 client $name", ({ capabilities, form }) => {
     const chats = join(world.qwenHome, "projects", world.workspace.replaceAll("/", "-"), "chats");
     expect((await readdir(chats)).filter((f) => f.startsWith(sessionId))).toEqual([]);
     expect((await agent.agent.request("session/list", { cwd: world.workspace })).sessions).toEqual([]);
+  });
+});
+
+describe("a prompt's message id with an ACP SDK 2.4 client", () => {
+  it("is the id its user message is replayed under when another agent process loads the session", async () => {
+    world = new AcpAgentWorld(server.url);
+    const first = await world.spawn({ restore: false });
+    const { sessionId } = await first.agent.request("session/new", { cwd: world.workspace, mcpServers: [] });
+    const answered = await first.agent.request("session/prompt", { sessionId, prompt: text("hello there") });
+    expect(answered.stopReason).toBe("end_turn");
+    const messageId = answered._meta?.["qwen.userMessageId"];
+    expect(typeof messageId).toBe("string");
+    await first.kill();
+
+    const second = await world.spawn({ restore: false });
+    await second.agent.request("session/load", { sessionId, cwd: world.workspace, mcpServers: [] });
+    const users = second
+      .updatesFor(sessionId)
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "user_message_chunk") as {
+      content: { text?: string };
+      messageId?: string | null;
+    }[];
+    expect(users.map((u) => [u.content.text, u.messageId])).toEqual([["hello there", messageId]]);
   });
 });
 
@@ -252,7 +277,9 @@ describe("the Zed-era ACP SDK 0.4.5 client", () => {
     await connection.setSessionMode({ sessionId, modeId: "plan" });
     await connection.setSessionMode({ sessionId, modeId: "default" });
 
-    expect(await connection.prompt({ sessionId, prompt: text("hello") })).toEqual({ stopReason: "end_turn" });
+    expect(await connection.prompt({ sessionId, prompt: text("hello") })).toMatchObject({
+      stopReason: "end_turn",
+    });
     const said = updates.filter((u) => u.update.sessionUpdate === "agent_message_chunk");
     expect(said.map((u) => (u.update as { content: { text: string } }).content.text).join("")).toBe(
       "echo: hello",
@@ -264,7 +291,7 @@ describe("the Zed-era ACP SDK 0.4.5 client", () => {
         optionId: request.options.find((o) => o.name === "B")?.optionId ?? "none",
       },
     });
-    expect(await connection.prompt({ sessionId, prompt: text("ask approach") })).toEqual({
+    expect(await connection.prompt({ sessionId, prompt: text("ask approach") })).toMatchObject({
       stopReason: "end_turn",
     });
     const asked = permissions.at(-1);
@@ -278,7 +305,7 @@ describe("the Zed-era ACP SDK 0.4.5 client", () => {
         release = () => resolve({ outcome: { outcome: "cancelled" } });
         void connection.cancel({ sessionId }).then(() => release());
       });
-    expect(await connection.prompt({ sessionId, prompt: text("ask approach") })).toEqual({
+    expect(await connection.prompt({ sessionId, prompt: text("ask approach") })).toMatchObject({
       stopReason: "cancelled",
     });
 

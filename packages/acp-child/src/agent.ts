@@ -10,6 +10,7 @@ import {
   LoadUpdatesParams,
   SessionContinueParams,
   SpecExtensionMethod,
+  USER_MESSAGE_ID_RESPONSE_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import { clientServicesOf } from "./client-services.js";
 import { extensionHandlers } from "./extension-handlers.js";
@@ -138,9 +139,13 @@ export function createAcpAgent(deps: AcpAgentDeps): AcpAgent {
     })
     // `signal`: the client's `$/cancel_request` for this prompt cancels its turn like session/cancel; the
     // answer is still a result (`cancelled`), as ACP defines one for a cancelled prompt.
-    .onRequest(methods.agent.session.prompt, async ({ params, signal }) => ({
-      stopReason: await sessions.prompt(params, signal),
-    }))
+    // The user message's id rides in `_meta`: a v1 prompt answer has no field of its own for it.
+    .onRequest(methods.agent.session.prompt, async ({ params, signal }) => {
+      const { stopReason, userMessageId } = await sessions.prompt(params, signal);
+      return userMessageId === undefined
+        ? { stopReason }
+        : { stopReason, _meta: { [USER_MESSAGE_ID_RESPONSE_META_KEY]: userMessageId } };
+    })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     });

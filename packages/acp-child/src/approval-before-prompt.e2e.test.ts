@@ -57,7 +57,7 @@ describe("a plain client after a SIGKILL while an approval waits", () => {
     const again = await second.nextPermission();
     expect(again.params.toolCall.toolCallId).toBe(asked.params.toolCall.toolCallId);
     again.respond(PROCEED_ONCE);
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     expect(await readFile(join(world.workspace, "note.txt"), "utf8")).toBe("written once\n");
     const [restored, next] = world.server.requests.slice(before);
     expect(restored?.messages.at(-1)).toMatchObject({

@@ -69,7 +69,7 @@ describe("session/cancel", () => {
     const first = await child.nextPermission();
     await child.agent.notify("session/cancel", { sessionId });
     first.respond({ outcome: { outcome: "cancelled" } });
-    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
     expect(child.permissions).toHaveLength(1);
     expect(await afterCancel(child, sessionId)).toEqual({
       status: "failed",
@@ -89,7 +89,7 @@ describe("$/cancel_request for the client's session/prompt", () => {
     );
     const waiting = await child.nextPermission();
     cancel.abort();
-    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
     // The agent sent $/cancel_request for its own request (the harness aborts its signal on that).
     expect(waiting.signal.aborted).toBe(true);
     expect(child.permissions).toHaveLength(1);
@@ -109,7 +109,7 @@ describe("$/cancel_request for the client's session/prompt", () => {
     );
     const waiting = await child.nextElicitation();
     cancel.abort();
-    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
     expect(waiting.signal.aborted).toBe(true);
     expect(await afterCancel(child, sessionId)).toEqual({
       status: "failed",

@@ -93,7 +93,7 @@ describe("the ACP surface of the child", () => {
         sessionId: response.sessionId,
         prompt: text("write yolo.txt"),
       }),
-    ).toEqual({
+    ).toMatchObject({
       stopReason: "end_turn",
     });
     expect(child.permissions).toHaveLength(before);
@@ -111,11 +111,13 @@ describe("the ACP surface of the child", () => {
     ]);
     expect(asked.params.toolCall).toMatchObject({ kind: "edit", _meta: { toolName: "write_file" } });
     asked.respond({ outcome: { outcome: "selected", optionId: "proceed_always" } });
-    expect(await first).toEqual({ stopReason: "end_turn" });
+    expect(await first).toMatchObject({ stopReason: "end_turn" });
     expect(await readFile(join(workspace, "a.txt"), "utf8")).toBe("hello from a.txt");
 
     const before = child.permissions.length;
-    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("write b.txt") })).toEqual({
+    expect(
+      await child.agent.request("session/prompt", { sessionId, prompt: text("write b.txt") }),
+    ).toMatchObject({
       stopReason: "end_turn",
     });
     expect(child.permissions).toHaveLength(before);
@@ -137,7 +139,7 @@ describe("the ACP surface of the child", () => {
     const asked = await child.nextPermission((p) => p.params.sessionId === sessionId);
     expect(asked.params.options.map((o) => o.optionId)).toEqual(["proceed_always", "proceed_once", "cancel"]);
     asked.respond({ outcome: { outcome: "selected", optionId: "proceed_once" } });
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     expect(messageText(server.requests.at(-1)!.messages.at(-1))).toContain("echo: hi");
     await child.agent.request("session/close", { sessionId });
   });
@@ -149,9 +151,11 @@ describe("the ACP surface of the child", () => {
       (u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk",
     );
     await child.agent.notify("session/cancel", { sessionId });
-    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
     // The session takes the next prompt normally.
-    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("after cancel") })).toEqual({
+    expect(
+      await child.agent.request("session/prompt", { sessionId, prompt: text("after cancel") }),
+    ).toMatchObject({
       stopReason: "end_turn",
     });
   });
@@ -163,7 +167,7 @@ describe("the ACP surface of the child", () => {
       outcome: { outcome: "cancelled" },
       _meta: { [CANCEL_REASON_KEY]: "agent_cancelled" },
     });
-    expect(await prompt).toEqual({ stopReason: "end_turn" });
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     await child.agent.request("session/prompt", { sessionId, prompt: text("next") });
     expect(lastToolResults()).toEqual(['Tool "ask_user_question" was canceled by the user.']);
   });
@@ -175,7 +179,7 @@ describe("the ACP surface of the child", () => {
     // What our daemon does on a prompt cancel: session/cancel first, then the request answered cancelled.
     void child.agent.notify("session/cancel", { sessionId });
     asked.respond({ outcome: { outcome: "cancelled" }, _meta: { [CANCEL_REASON_KEY]: "agent_cancelled" } });
-    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
     await child.agent.request("session/prompt", { sessionId, prompt: text("next") });
     expect(lastToolResults()).toEqual(["Tool call was cancelled before execution."]);
   });
@@ -185,7 +189,9 @@ describe("the ACP surface of the child", () => {
     await expect(
       child.agent.request("session/prompt", { sessionId, prompt: text("fail") }),
     ).rejects.toBeDefined();
-    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("still here") })).toEqual({
+    expect(
+      await child.agent.request("session/prompt", { sessionId, prompt: text("still here") }),
+    ).toMatchObject({
       stopReason: "end_turn",
     });
   });
@@ -228,7 +234,9 @@ describe("the ACP surface of the child", () => {
     const sessionId = await newSession();
     await child.agent.request("session/resume", { sessionId, cwd: workspace, mcpServers: [] });
     await child.agent.request("session/load", { sessionId, cwd: workspace, mcpServers: [] });
-    expect(await child.agent.request("session/prompt", { sessionId, prompt: text("still here") })).toEqual({
+    expect(
+      await child.agent.request("session/prompt", { sessionId, prompt: text("still here") }),
+    ).toMatchObject({
       stopReason: "end_turn",
     });
   });

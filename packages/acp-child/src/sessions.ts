@@ -18,11 +18,13 @@ import {
   daemonPromptId,
   type Meta,
   metaFlag,
+  metaString,
   REQUESTED_SESSION_ID_META_KEY,
   RESTORE_KIND_NAMES,
   type RestoreKindName,
   type RestoreKindSwitches,
   RestoreKinds,
+  USER_MESSAGE_ID_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import { AGENT_RESTORES, restorableCallIds } from "./agent-restores.js";
 import { type ClientServices, NO_CLIENT_SERVICES } from "./client-services.js";
@@ -205,8 +207,10 @@ export class AcpSessions {
   /**
    * session/prompt: one turn in the session's turn order. The daemon's `_meta` may make it a restore prompt
    * (meaningful only with that restore's switch on; otherwise it is an ordinary prompt) or a continuation.
+   * `userMessageId`: the message id the prompt's user message was saved under (the daemon's, else a fresh
+   * one), the `messageId` a load's replay gives it; absent when the prompt saved no user message.
    */
-  prompt(
+  async prompt(
     params: {
       sessionId: string;
       prompt: ContentBlock[];
@@ -214,16 +218,25 @@ export class AcpSessions {
     },
     /** Aborted by the client's `$/cancel_request` for this session/prompt. */
     request?: AbortSignal,
-  ): Promise<StopReason> {
+  ): Promise<{ stopReason: StopReason; userMessageId?: string }> {
     const session = this.require(params.sessionId);
     const meta = params._meta;
     const promptId = daemonPromptId(meta) ?? this.newId();
+    const userMessageId = metaString(meta, USER_MESSAGE_ID_META_KEY) ?? this.newId();
+    // The id becomes a transcript record's uuid: a second record under it would tangle the record chain.
+    if (session.agent.records().some((record) => record.uuid === userMessageId)) {
+      throw RequestError.invalidParams(
+        { [USER_MESSAGE_ID_META_KEY]: userMessageId },
+        "This user message id is already taken in the session",
+      );
+    }
+    let saved = false;
     const { switches } = this.deps;
     // A restore prompt (the daemon's hint key), meaningful only with that kind's switch on.
     const restoring = RESTORE_KIND_NAMES.find(
       (kind) => switches[kind] && metaFlag(meta, RestoreKinds[kind].hintMetaKey),
     );
-    return session.runTurn(async (signal) => {
+    const stopReason = await session.runTurn(async (signal) => {
       if (restoring !== undefined) {
         return (await AGENT_RESTORES[restoring].run(session.agent, { promptId, signal })).stopReason;
       }
@@ -237,8 +250,15 @@ export class AcpSessions {
         const restored = await AGENT_RESTORES[pending].run(session.agent, { promptId: this.newId(), signal });
         if (restored.stopReason === "cancelled") return "cancelled";
       }
-      return (await session.agent.prompt(promptToParts(params.prompt), { promptId, signal })).stopReason;
+      const result = await session.agent.prompt(promptToParts(params.prompt), {
+        promptId,
+        signal,
+        userMessageId,
+      });
+      saved = session.agent.records().some((record) => record.uuid === userMessageId);
+      return result.stopReason;
     }, request);
+    return saved ? { stopReason, userMessageId } : { stopReason };
   }
 
   /**

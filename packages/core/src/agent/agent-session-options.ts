@@ -54,6 +54,8 @@ export interface AgentSessionLoadOptions extends AgentSessionOptions {
 export interface AgentPromptOptions {
   promptId: string;
   signal: AbortSignal;
+  /** prompt() only: the uuid its user record is saved under, the message id a replay names it by. */
+  userMessageId?: string;
 }
 
 export type { TurnInterruption };

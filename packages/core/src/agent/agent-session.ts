@@ -396,9 +396,10 @@ export class AgentSession {
     );
   }
 
-  #recorder({ promptId, signal }: AgentPromptOptions): TurnRecorder {
+  #recorder({ promptId, signal, userMessageId }: AgentPromptOptions): TurnRecorder {
     return sessionRecorder(this.#transcript, this.#records, {
       promptId,
+      userMessageId,
       signal,
       model: this.#opts.provider.model,
       recordStarts: this.#opts.config.getRestorePendingApprovals(),

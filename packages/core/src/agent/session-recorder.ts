@@ -15,6 +15,8 @@ import type { TurnRecorder } from "./turn-recorder.js";
 
 export interface SessionRecorderOptions {
   promptId: string;
+  /** The uuid the prompt's user record is saved under (its message id); a fresh one when absent. */
+  userMessageId?: string | undefined;
   signal: AbortSignal;
   /** Written in assistant records. */
   model: string | undefined;
@@ -25,14 +27,17 @@ export interface SessionRecorderOptions {
 export function sessionRecorder(
   t: SessionTranscript,
   records: TranscriptRecord[],
-  { promptId, signal, model, recordStarts }: SessionRecorderOptions,
+  { promptId, userMessageId, signal, model, recordStarts }: SessionRecorderOptions,
 ): TurnRecorder {
   const keep = async (write: () => Promise<TranscriptRecord>) => {
     if (hostLost(signal)) return;
     records.push(await write());
   };
   return {
-    user: (message) => keep(() => t.appendUser(message, { promptId })),
+    user: (message) =>
+      keep(() =>
+        t.appendUser(message, userMessageId === undefined ? { promptId } : { promptId, uuid: userMessageId }),
+      ),
     assistant: (message, reply) =>
       keep(() =>
         t.appendAssistant(message, {

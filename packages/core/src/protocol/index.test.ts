@@ -102,6 +102,8 @@ describe("@qwen-daemon/core/protocol", () => {
         "TranscriptResponse",
         "TurnError",
         "TurnInterruption",
+        "USER_MESSAGE_ID_META_KEY",
+        "USER_MESSAGE_ID_RESPONSE_META_KEY",
         "USER_QUESTION_INTERACTION",
         "UserQuestionInteraction",
         "VoteAnswers",

@@ -21,6 +21,11 @@ export const SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY = "qwen.daemon.suppress
 export const PERMISSION_CANCEL_REASON_META_KEY = "qwen.daemon.permissionCancelReason";
 /** daemon -> child on session/prompt: the daemon's promptId, used for the prompt ledger. */
 export const PROMPT_ID_META_KEY = "qwen.daemon.promptId";
+/**
+ * daemon -> child on session/prompt: the message id the prompt's user message is saved under (its transcript
+ * record's uuid), so the daemon's echo of the prompt and the replay after a load name it alike.
+ */
+export const USER_MESSAGE_ID_META_KEY = "qwen.daemon.userMessageId";
 /** daemon -> child on session/prompt: continue the interrupted last turn instead of sending a user message. */
 export const CONTINUE_LAST_TURN_META_KEY = "qwen.daemon.continueLastTurn";
 /**
@@ -142,3 +147,10 @@ export const RESTORE_PROMPT_CAPABILITY_META_KEY = "qwen.daemon.restorePrompt";
  * requests (those saved in its transcript, then the live ones), `{inputTokens, outputTokens, totalTokens}`.
  */
 export const SESSION_USAGE_META_KEY = "qwen.sessionUsage";
+
+/**
+ * `_meta` of a `session/prompt` answer (child -> client): the message id the prompt's user message was saved
+ * under, the `messageId` its `user_message_chunk` carries in a load's replay. ACP v1 gives a prompt answer no
+ * field for it (v2 answers with `messageId`), so it travels here.
+ */
+export const USER_MESSAGE_ID_RESPONSE_META_KEY = "qwen.userMessageId";

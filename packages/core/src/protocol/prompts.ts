@@ -18,9 +18,11 @@ export type PromptBody = z.infer<typeof PromptBody>;
 /**
  * 202 of `POST /session/:id/prompt`: the outcome arrives on SSE, after `lastEventId`. `queuePosition` (ours): the
  * prompt waits behind the running one, at this place among the waiting ones (1 = next); absent when it started.
+ * `messageId` (ours): the id of the prompt's user message, carried by its echo and by a replay after a load.
  */
 export const PromptAccepted = z.object({
   promptId: z.string(),
+  messageId: z.string().optional(),
   lastEventId: z.number(),
   eventEpoch: z.string(),
   queuePosition: z.number().int().positive().optional(),

@@ -87,9 +87,10 @@ export class SessionTranscript {
     return this.lastUuid;
   }
 
-  appendUser(message: Content, options: { promptId?: string } = {}): Promise<UserRecord> {
+  /** `uuid`: the record's own, when the prompt's message id was chosen before it was written. */
+  appendUser(message: Content, options: { promptId?: string; uuid?: string } = {}): Promise<UserRecord> {
     const record = {
-      ...this.base(),
+      ...this.base(options.uuid),
       type: "user" as const,
       message,
       ...(options.promptId === undefined ? {} : { promptId: options.promptId }),

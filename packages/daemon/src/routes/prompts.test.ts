@@ -18,7 +18,7 @@ function gatedPrompts() {
 }
 
 describe("POST /session/:id/prompt", () => {
-  it("answers 202 {promptId, lastEventId, eventEpoch}; the outcome arrives on SSE", async () => {
+  it("answers 202 {promptId, messageId, lastEventId, eventEpoch}; the outcome arrives on SSE", async () => {
     const d = createTestDaemon();
     const { sessionId, clientId } = await d.createSession();
     const events = await d.request("GET", `/session/${sessionId}/events`);
@@ -30,6 +30,7 @@ describe("POST /session/:id/prompt", () => {
     const body = await res.json();
     expect(body).toEqual({
       promptId: expect.any(String),
+      messageId: expect.any(String),
       lastEventId: 0,
       eventEpoch: events.headers.get("X-Qwen-Event-Epoch"),
     });
@@ -47,13 +48,17 @@ describe("POST /session/:id/prompt", () => {
       update: {
         sessionUpdate: "user_message_chunk",
         content: { type: "text", text: "hello" },
+        // The message id the agent is told to save the message under, so a replay after a load matches.
+        messageId: body.messageId,
         _meta: { serverTimestamp: expect.any(Number), source: "bridge-echo" },
       },
     });
     expect(typed[1]?.data?.data).toEqual({ sessionId, stopReason: "end_turn", promptId: body.promptId });
     expect(d.agent.callsOf("session/prompt")[0]?.params._meta).toEqual({
       "qwen.daemon.promptId": body.promptId,
+      "qwen.daemon.userMessageId": body.messageId,
     });
+    expect(body.messageId).not.toBe(body.promptId);
   });
 
   it("echoes a huge prompt block clipped (the ring and every subscriber hold the echo); the agent gets it whole", async () => {

@@ -260,6 +260,9 @@ describe("GET /session/:id/transcript", () => {
     expect(
       body.events.map((e: { data: { update: { sessionUpdate: string } } }) => e.data.update.sessionUpdate),
     ).toEqual(["user_message_chunk", "agent_message_chunk", "tool_call", "tool_call_update"]);
+    // A message is named by its record's uuid, as the agent names it live and in a load's replay.
+    expect(body.events[0].data.update.messageId).toBe(records[0]?.uuid);
+    expect(body.events[1].data.update.messageId).toBe("u2");
     expect(body.events[3].data.update).toMatchObject({ toolCallId: "c1", status: "completed" });
     const limited = await (await d.request("GET", "/session/disk-old/transcript?limit=2")).json();
     expect(limited.events).toHaveLength(2);

@@ -14,6 +14,7 @@ import {
   type SessionUpdatePayload,
   stripBlockMeta,
   stripDaemonMeta,
+  USER_MESSAGE_ID_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
 import { jsonBytes } from "../budget/json-bytes.js";
@@ -290,6 +291,8 @@ export class LiveSession {
     this.assertClient(clientId);
     this.queue.assertRoom();
     const promptId = this.#deps.newId();
+    // The id the agent saves the user message under: the echo and a later replay name the message by it.
+    const messageId = this.#deps.newId();
     const blocks = input.prompt.map((block) => stripBlockMeta(block));
     const text = promptText(blocks);
     try {
@@ -308,7 +311,11 @@ export class LiveSession {
         kind: "user",
         text,
         prompt: blocks,
-        meta: { ...stripDaemonMeta(input.meta), [PROMPT_ID_META_KEY]: promptId },
+        meta: {
+          ...stripDaemonMeta(input.meta),
+          [PROMPT_ID_META_KEY]: promptId,
+          [USER_MESSAGE_ID_META_KEY]: messageId,
+        },
         originatorClientId: clientId,
         deadlineMs: input.deadlineMs,
       });
@@ -320,6 +327,7 @@ export class LiveSession {
     const queuePosition = this.queue.positionOf(promptId);
     return {
       promptId,
+      messageId,
       lastEventId,
       eventEpoch: this.bus.epoch,
       ...(queuePosition !== undefined ? { queuePosition } : {}),

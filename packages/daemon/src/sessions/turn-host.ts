@@ -1,7 +1,7 @@
 // How a session's prompt queue runs a turn on the child: echo the prompt, send session/prompt, stop it
 // on cancel, and record the outcome for status. The queue decides *when*; this decides *how*.
 
-import { DaemonEventType } from "@qwen-daemon/core/protocol";
+import { DaemonEventType, metaString, USER_MESSAGE_ID_META_KEY } from "@qwen-daemon/core/protocol";
 import type { ChildConnection } from "../bridge/child-connection.js";
 import { ChildGoneError } from "../bridge/child-connection.js";
 import type { Clock } from "../events/clock.js";
@@ -73,6 +73,8 @@ export function turnHost(
 
 /** Each prompt block is echoed as a `user_message_chunk` so every client sees what was asked (huge ones clipped). */
 function echoPrompt(session: TurnSession, entry: QueuedPrompt, now: number): void {
+  // The id the agent saves the message under (live-session.ts sets it), so the echo matches a later replay.
+  const messageId = metaString(entry.meta, USER_MESSAGE_ID_META_KEY);
   for (const block of entry.prompt) {
     const { content, truncated } = echoedContent(block);
     session.bus.emit(
@@ -83,6 +85,7 @@ function echoPrompt(session: TurnSession, entry: QueuedPrompt, now: number): voi
         update: {
           sessionUpdate: "user_message_chunk",
           content,
+          ...(messageId !== undefined ? { messageId } : {}),
           _meta: {
             serverTimestamp: now,
             source: "bridge-echo",

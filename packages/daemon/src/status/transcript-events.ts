@@ -26,21 +26,26 @@ export function transcriptEvents(sessionId: string, records: readonly Transcript
 function recordUpdates(record: TranscriptRecord): Update[] {
   switch (record.type) {
     case "user":
-      return record.message.parts.flatMap((p) => partUpdates(p, "user_message_chunk"));
+      return record.message.parts.flatMap((p) => partUpdates(p, "user_message_chunk", record.uuid));
     case "assistant":
-      return record.message.parts.flatMap((p) => partUpdates(p, "agent_message_chunk"));
+      return record.message.parts.flatMap((p) => partUpdates(p, "agent_message_chunk", record.uuid));
     case "tool_result":
-      return record.message.parts.flatMap((p) => partUpdates(p, "user_message_chunk"));
+      return record.message.parts.flatMap((p) => partUpdates(p, "user_message_chunk", record.uuid));
     case "system":
       return [];
   }
 }
 
-function partUpdates(part: Part, textKind: "user_message_chunk" | "agent_message_chunk"): Update[] {
+/** `messageId`: the record's uuid, the id the agent gives the same message live and in a load's replay. */
+function partUpdates(
+  part: Part,
+  textKind: "user_message_chunk" | "agent_message_chunk",
+  messageId: string,
+): Update[] {
   const out: Update[] = [];
   if (part.text !== undefined && part.text !== "") {
     const kind = part.thought === true ? "agent_thought_chunk" : textKind;
-    out.push({ sessionUpdate: kind, content: { type: "text", text: part.text } });
+    out.push({ sessionUpdate: kind, content: { type: "text", text: part.text }, messageId });
   }
   if (part.functionCall !== undefined) {
     out.push({
