@@ -194,7 +194,13 @@ describe("a prompt's message id with an ACP SDK 2.4 client", () => {
     world = new AcpAgentWorld(server.url);
     const first = await world.spawn({ restore: false });
     const { sessionId } = await first.agent.request("session/new", { cwd: world.workspace, mcpServers: [] });
-    const answered = await first.agent.request("session/prompt", { sessionId, prompt: text("hello there") });
+    const answered = (await first.agent.request("session/prompt", {
+      sessionId,
+      prompt: text("hello there"),
+    })) as {
+      stopReason: string;
+      _meta?: Record<string, unknown> | null;
+    };
     expect(answered.stopReason).toBe("end_turn");
     const messageId = answered._meta?.["qwen.userMessageId"];
     expect(typeof messageId).toBe("string");

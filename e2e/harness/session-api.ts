@@ -95,7 +95,7 @@ export function postPrompt(
   sessionId: string,
   clientId: string | undefined,
   body: Record<string, unknown>,
-): Promise<Response<{ promptId: string; lastEventId: number; eventEpoch: string }>> {
+): Promise<Response<{ promptId: string; messageId?: string; lastEventId: number; eventEpoch: string }>> {
   return daemon.json("POST", `/session/${sessionId}/prompt`, body, clientHeader(clientId));
 }
 

@@ -305,16 +305,22 @@ describe("forged daemon meta", () => {
         _meta: {
           "qwen.daemon.restoreAskUserQuestion": true,
           "qwen.daemon.promptId": "forged",
+          "qwen.daemon.userMessageId": "forged",
           "qwen.daemon.continueLastTurn": true,
           "client.trace": "t-1",
         },
       },
     });
     expect(res.status).toBe(202);
-    const { promptId } = await res.json();
+    const { promptId, messageId } = await res.json();
     await waitFor(() => d.agent.callsOf("session/prompt").length === 1, "prompt at the child");
     const sent = d.agent.callsOf("session/prompt")[0]?.params;
-    expect(sent?._meta).toEqual({ "client.trace": "t-1", "qwen.daemon.promptId": promptId });
+    expect(sent?._meta).toEqual({
+      "client.trace": "t-1",
+      "qwen.daemon.promptId": promptId,
+      "qwen.daemon.userMessageId": messageId,
+    });
+    expect(messageId).not.toBe("forged");
     expect(sent?.prompt).toEqual([{ type: "text", text: "hi", _meta: { keep: 1 } }]);
   });
 });
