@@ -17,7 +17,9 @@
 //   (or QWEN_SOAK_TURNS=...; `npm run bench -- soak -- --turns 1000` for a quicker look;
 //   QWEN_SOAK_NODE_FLAGS="--trace-gc ..." adds node flags to the daemon and its children;
 //   QWEN_SOAK_LOG=<file> keeps the daemon's output there; --alloc-profile N prints what turns 101..100+N
-//   allocated in each process, by function, from V8's sampling heap profiler)
+//   allocated in each process, by function, from V8's sampling heap profiler; --live-at-checkpoints adds each
+//   process's live heap after two full GCs at every checkpoint, which changes V8's sizing for the rest of the
+//   run; QWEN_SOAK_SNAPSHOTS=<folder> writes a heap snapshot of each process there at every checkpoint)
 import {
   createWriteStream,
   existsSync,
