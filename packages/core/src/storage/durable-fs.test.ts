@@ -1,4 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -20,6 +30,19 @@ const text = (state: DiskState, path: string) => {
   const bytes = state.files.get(path);
   return bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8");
 };
+/** The open flags of this process's one descriptor on `path` (Linux: /proc/self/fdinfo). */
+function openFlagsOf(path: string): number {
+  const fds = readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(join("/proc/self/fd", fd)) === realpathSync(path);
+    } catch {
+      return false; // the descriptor readdir itself used, closed by now
+    }
+  });
+  expect(fds).toHaveLength(1);
+  const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fds[0]}`, "utf8"))?.[1];
+  return Number.parseInt(flags ?? "", 8);
+}
 /** The tree under the root as it is on disk now (the page cache's view). */
 function onDisk(): DiskState {
   const state: DiskState = { dirs: [], files: new Map() };
@@ -38,6 +61,27 @@ function onDisk(): DiskState {
 }
 
 describe("DurableFs", () => {
+  it("a file opened with syncEachWrite is O_DSYNC: each append is durable as it returns, on a new file and an existing one", async () => {
+    const path = join(root, "chats", "s.answers.jsonl");
+    for (const line of ["one\n", "two\n"]) {
+      const file = await fs.openAppend(path, { root, syncEachWrite: true });
+      try {
+        expect(file.syncsEachWrite).toBe(true);
+        expect(openFlagsOf(path) & constants.O_DSYNC).toBe(constants.O_DSYNC);
+        await file.append(Buffer.from(line));
+      } finally {
+        await file.close();
+      }
+    }
+    expect(ops.filter((op) => op.op === "append" || op.op === "fsync").map((op) => op.op)).toEqual([
+      "append",
+      "fsync",
+      "append",
+      "fsync",
+    ]);
+    expect(text(afterPowerLoss(ops, root), "chats/s.answers.jsonl")).toBe("one\ntwo\n");
+  });
+
   it("a durable append in folders mkdir -p made survives a power loss: every level is fsynced into its parent", async () => {
     const path = join(root, "projects", "-w", "chats", "s.jsonl");
     await fs.appendText(path, "one\n", { root, durable: true });

@@ -22,11 +22,21 @@ export interface DurableFileOptions {
   dirMode?: number;
 }
 
+export interface OpenAppendOptions extends DurableFileOptions {
+  /**
+   * Every write is durable when it returns (O_DSYNC): one system call instead of a write and an fdatasync,
+   * for a file whose every append is durable anyway.
+   */
+  syncEachWrite?: boolean;
+}
+
 /** A file opened for appending; writes go to its end. */
 export interface DurableFile {
   append(bytes: Uint8Array): Promise<void>;
   /** fdatasync: the bytes and the size, not mtime-only metadata. */
   sync(): Promise<void>;
+  /** Opened with `syncEachWrite`: an append is durable once it resolves, so `sync` has nothing left to do. */
+  readonly syncsEachWrite: boolean;
   /** Whether the file is empty or ends in `byte` (a writer's check for a torn last line). */
   endsWith(byte: number): Promise<boolean>;
   close(): Promise<void>;
@@ -61,18 +71,20 @@ export class DurableFs {
   }
 
   /** Opens `path` for appending, creating it (and its folders) durably when it does not exist yet. */
-  async openAppend(path: string, options: DurableFileOptions): Promise<DurableFile> {
+  async openAppend(path: string, options: OpenAppendOptions): Promise<DurableFile> {
     await this.ensureDirectory(dirname(path), options);
+    const dsync = options.syncEachWrite === true;
+    const dsyncFlag = dsync ? constants.O_DSYNC : 0;
     let handle: FileHandle;
     try {
       handle = await open(
         path,
-        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | dsyncFlag,
         options.fileMode ?? 0o600,
       );
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      return this.#file(path, await open(path, constants.O_RDWR | constants.O_APPEND));
+      return this.#file(path, await open(path, constants.O_RDWR | constants.O_APPEND | dsyncFlag), dsync);
     }
     this.#record({ op: "create", path });
     try {
@@ -81,7 +93,7 @@ export class DurableFs {
       await handle.close();
       throw error;
     }
-    return this.#file(path, handle);
+    return this.#file(path, handle, dsync);
   }
 
   /** Appends `text` to `path` (created durably if missing); with `durable`, fsynced before it resolves. */
@@ -150,8 +162,9 @@ export class DurableFs {
     this.#record({ op: "fsyncDir", path: dir });
   }
 
-  #file(path: string, handle: FileHandle): DurableFile {
+  #file(path: string, handle: FileHandle, syncsEachWrite = false): DurableFile {
     return {
+      syncsEachWrite,
       append: async (bytes) => {
         let offset = 0;
         // One write call in practice; the loop only guards against a short write, which the OS may return.
@@ -163,12 +176,14 @@ export class DurableFs {
               path,
               base64: Buffer.from(bytes.subarray(offset, offset + bytesWritten)).toString("base64"),
             });
+            // O_DSYNC: the write returned once its bytes were on the disk, as an fdatasync would have made them.
+            if (syncsEachWrite) this.#record({ op: "fsync", path });
           }
           offset += bytesWritten;
         }
       },
       sync: async () => {
-        await handle.datasync();
+        if (!syncsEachWrite) await handle.datasync();
         this.#record({ op: "fsync", path });
       },
       endsWith: async (byte) => {

@@ -47,6 +47,15 @@ export interface LogAppendOptions {
   durable?: boolean;
 }
 
+/** How a log handle is opened. */
+export interface LogOpenOptions {
+  /**
+   * Every append through this handle is durable, whatever its own options say (a log whose every item is
+   * durable: a backend may make each one durable in a single step).
+   */
+  everyAppendDurable?: boolean;
+}
+
 /** One session's log of one kind. Creating the handle stores nothing: the log appears with its first append. */
 export interface SessionLog<T> {
   /** Where the log is, for messages (a file path for JSONL). */
@@ -86,7 +95,12 @@ export interface SessionStorage {
    * The log of `kind` for one session. Throws InvalidSessionIdError for an id that breaks the wire rule
    * (protocol/ids.ts), before anything is touched.
    */
-  log<T>(key: SessionKey, kind: SessionLogKind, decode: LogDecoder<T>): SessionLog<T>;
+  log<T>(
+    key: SessionKey,
+    kind: SessionLogKind,
+    decode: LogDecoder<T>,
+    options?: LogOpenOptions,
+  ): SessionLog<T>;
   /** Sessions of project `cwd` that have a transcript, in no particular order; none for an unknown project. */
   listSessions(cwd: string): Promise<StoredSession[]>;
 }

@@ -150,6 +150,23 @@ export function describeSessionStorageContract(
     );
 
     it(
+      "makes every append durable through a handle opened with everyAppendDurable",
+      withStorage(async (s) => {
+        for (const kind of KINDS) {
+          const l = s.storage.log(key(), kind, decodeItem, { everyAppendDurable: true });
+          for (const n of [1, 2]) {
+            const pending = l.append({ n });
+            const before = s.syncs();
+            await pending;
+            assert.ok(s.syncs() > before, `${kind}: append ${n} is synced before it resolves`);
+          }
+          assert.deepEqual(ns(await l.read()), [1, 2], `${kind}: the items, in order`);
+          await l.close();
+        }
+      }),
+    );
+
+    it(
       "skips a torn last item and reports it, and keeps appending after it",
       withStorage(async (s, log) => {
         const l = log("transcript");

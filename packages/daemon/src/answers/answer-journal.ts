@@ -2,7 +2,7 @@
 // `$QWEN_HOME/projects/<project>/chats/<sessionId>.answers.jsonl`, beside the transcript the child writes).
 // Appends are durable (fsynced before they resolve) because the vote route acknowledges an answer only once
 // it is on disk; reads never fail on a torn last line. The writer stays open while the session is live
-// (kept-session-logs.ts), so a vote waits for one write and one fsync.
+// (kept-session-logs.ts) and every append is durable, so a vote waits for one write (O_DSYNC for JSONL).
 import {
   isValidSessionId,
   type MemorySessionStorage,
@@ -30,7 +30,8 @@ export interface AnswerJournal {
 }
 
 export function storedAnswerJournal(storage: SessionStorage): AnswerJournal {
-  const logs = new KeptSessionLogs(storage, "answers", decodeJournalEntry);
+  // Every line is durable (an answer before its 200, a withdrawal after): for JSONL each is one O_DSYNC write.
+  const logs = new KeptSessionLogs(storage, "answers", decodeJournalEntry, { everyAppendDurable: true });
   return {
     async append(cwd, entry) {
       const checked = JournalEntry.parse(entry);

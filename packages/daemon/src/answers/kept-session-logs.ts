@@ -7,7 +7,14 @@
 // opens a handle for that write only, so nothing stays open for a session that is not live.
 // Writes to one log run one at a time in call order (one writer per file, TranscriptWriter's rule), and a
 // release closes the handle after the writes queued before it.
-import type { LogDecoder, SessionKey, SessionLog, SessionLogKind, SessionStorage } from "@qwen-daemon/core";
+import type {
+  LogDecoder,
+  LogOpenOptions,
+  SessionKey,
+  SessionLog,
+  SessionLogKind,
+  SessionStorage,
+} from "@qwen-daemon/core";
 import { KeyedSerializer } from "./keyed-serializer.js";
 
 export class KeptSessionLogs<T> {
@@ -20,11 +27,12 @@ export class KeptSessionLogs<T> {
     private readonly storage: SessionStorage,
     private readonly kind: SessionLogKind,
     private readonly decode: LogDecoder<T>,
+    private readonly open: LogOpenOptions = {},
   ) {}
 
   /** A fresh handle that is not kept (reads; it holds nothing until it writes). Throws on an invalid id. */
   handle(key: SessionKey): SessionLog<T> {
-    return this.storage.log(key, this.kind, this.decode);
+    return this.storage.log(key, this.kind, this.decode, this.open);
   }
 
   /** The session is live here: its handle is kept from its next write until `release`. */

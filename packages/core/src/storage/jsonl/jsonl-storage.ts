@@ -13,6 +13,7 @@ import { DurableFs } from "../durable-fs.js";
 import type {
   LogAppendOptions,
   LogDecoder,
+  LogOpenOptions,
   LogRead,
   SessionLog,
   SessionLogKind,
@@ -53,8 +54,8 @@ const SCAN_CHUNK_BYTES = 64 * 1024;
 export function jsonlSessionStorage(qwenHome: string, options: JsonlStorageOptions = {}): SessionStorage {
   const files: LogFiles = { root: qwenHome, fs: options.fs ?? new DurableFs(), onSync: options.onSync };
   return {
-    log: (key, kind, decode) =>
-      new JsonlSessionLog(PATH_OF[kind](qwenHome, key.cwd, key.sessionId), decode, files),
+    log: (key, kind, decode, open = {}) =>
+      new JsonlSessionLog(PATH_OF[kind](qwenHome, key.cwd, key.sessionId), decode, files, open),
     listSessions: (cwd) => listTranscriptFiles(qwenHome, cwd),
   };
 }
@@ -73,6 +74,7 @@ class JsonlSessionLog<T> implements SessionLog<T> {
     readonly where: string,
     private readonly decode: LogDecoder<T>,
     private readonly files: LogFiles,
+    private readonly open: LogOpenOptions,
   ) {}
 
   append(item: T, options: LogAppendOptions = {}): Promise<void> {
@@ -143,6 +145,7 @@ class JsonlSessionLog<T> implements SessionLog<T> {
       fileMode: 0o600,
       fs: this.files.fs,
       root: this.files.root,
+      everyAppendDurable: this.open.everyAppendDurable === true,
       ...(after === undefined ? {} : { after }),
       ...(this.files.onSync === undefined ? {} : { onSync: this.files.onSync }),
     });

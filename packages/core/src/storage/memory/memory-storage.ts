@@ -9,6 +9,7 @@ import { assertValidSessionId } from "../session-id.js";
 import type {
   LogAppendOptions,
   LogDecoder,
+  LogOpenOptions,
   LogRead,
   SessionKey,
   SessionLog,
@@ -79,7 +80,7 @@ export function memorySessionStorage(options: MemoryStorageOptions = {}): Memory
     synced: (where) => options.onSync?.(where),
   };
   return {
-    log: (key, kind, decode) => new MemorySessionLog(whereOf(key, kind), decode, store),
+    log: (key, kind, decode, open = {}) => new MemorySessionLog(whereOf(key, kind), decode, store, open),
     async listSessions(cwd) {
       const sessions: StoredSession[] = [];
       for (const [where, log] of logs) {
@@ -124,6 +125,7 @@ class MemorySessionLog<T> implements SessionLog<T> {
     readonly where: string,
     private readonly decode: LogDecoder<T>,
     private readonly store: LogStore,
+    private readonly open: LogOpenOptions,
   ) {}
 
   append(item: T, options: LogAppendOptions = {}): Promise<void> {
@@ -135,7 +137,7 @@ class MemorySessionLog<T> implements SessionLog<T> {
     }
     return this.#enqueue(() => {
       this.store.append(this.where, text);
-      if (options.durable === true) this.store.synced(this.where);
+      if (options.durable === true || this.open.everyAppendDurable === true) this.store.synced(this.where);
     });
   }
 

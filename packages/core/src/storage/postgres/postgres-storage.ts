@@ -16,6 +16,7 @@ import { SessionFencedError, type StorageOwner } from "../session-lease.js";
 import type {
   LogAppendOptions,
   LogDecoder,
+  LogOpenOptions,
   LogRead,
   SessionKey,
   SessionLog,
@@ -66,9 +67,14 @@ export function postgresSessionStorage(options: PostgresStorageOptions): Postgre
   return {
     leases,
     outbox: options.owner === undefined ? undefined : postgresOutbox(db, options.owner, leaseMs),
-    log: <T>(key: SessionKey, kind: SessionLogKind, decode: LogDecoder<T>): SessionLog<T> => {
+    log: <T>(
+      key: SessionKey,
+      kind: SessionLogKind,
+      decode: LogDecoder<T>,
+      open: LogOpenOptions = {},
+    ): SessionLog<T> => {
       assertValidSessionId(key.sessionId);
-      return new PostgresSessionLog(db, { ...key }, kind, decode, leases, options.onDurable);
+      return new PostgresSessionLog(db, { ...key }, kind, decode, leases, options.onDurable, open);
     },
     listSessions: (cwd) => listSessions(db, cwd, options.owner?.id),
     ready: () => db.ready(),
@@ -113,6 +119,7 @@ class PostgresSessionLog<T> implements SessionLog<T> {
     private readonly decode: LogDecoder<T>,
     private readonly leases: PostgresLeases | undefined,
     private readonly onDurable: (() => void) | undefined,
+    private readonly open: LogOpenOptions,
   ) {
     this.where = `postgres:${kind}/${key.sessionId} (${key.cwd})`;
   }
@@ -124,7 +131,7 @@ class PostgresSessionLog<T> implements SessionLog<T> {
     } catch (error) {
       return Promise.reject(error);
     }
-    const durable = options.durable === true;
+    const durable = options.durable === true || this.open.everyAppendDurable === true;
     return this.#enqueue(async () => {
       const { cwd, sessionId } = this.key;
       const values: unknown[] = [cwd, sessionId, this.kind, text, durable ? "on" : "off"];
