@@ -18,6 +18,7 @@ import type {
   StoredSession,
 } from "../session-storage.js";
 import { SessionLogNotFoundError } from "../session-storage.js";
+import { WriteQueue } from "../write-queue.js";
 
 /** One stored item: its text, and whether it was cut short (a crash mid-write). */
 interface StoredItem {
@@ -119,7 +120,7 @@ interface LogStore {
 
 class MemorySessionLog<T> implements SessionLog<T> {
   /** Writes of this handle in call order (they are synchronous, but a replacement orders appends after it). */
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #writes = new WriteQueue();
 
   constructor(
     readonly where: string,
@@ -135,7 +136,7 @@ class MemorySessionLog<T> implements SessionLog<T> {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#enqueue(() => {
+    return this.#writes.run(() => {
       this.store.append(this.where, text);
       if (options.durable === true || this.open.everyAppendDurable === true) this.store.synced(this.where);
     });
@@ -168,26 +169,20 @@ class MemorySessionLog<T> implements SessionLog<T> {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#enqueue(() => {
+    return this.#writes.run(() => {
       this.store.write(this.where, texts);
       this.store.synced(this.where);
     });
   }
 
   async close(): Promise<void> {
-    await this.#queue.catch(() => undefined);
+    await this.#writes.drained();
   }
 
   #items(): StoredItem[] {
     const log = this.store.get(this.where);
     if (log === undefined) throw new SessionLogNotFoundError(this.where);
     return log.items;
-  }
-
-  #enqueue(write: () => void): Promise<void> {
-    const run = this.#queue.then(write, write);
-    this.#queue = run.catch(() => undefined);
-    return run;
   }
 }
 

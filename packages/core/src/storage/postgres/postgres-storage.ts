@@ -25,6 +25,7 @@ import type {
   StoredSession,
 } from "../session-storage.js";
 import { SessionLogNotFoundError } from "../session-storage.js";
+import { WriteQueue } from "../write-queue.js";
 import { connectDb, type Db } from "./db.js";
 import { PostgresLeases } from "./postgres-leases.js";
 import { postgresOutbox, type SharedOutbox } from "./postgres-outbox.js";
@@ -108,7 +109,7 @@ RETURNING seq`;
 class PostgresSessionLog<T> implements SessionLog<T> {
   readonly where: string;
   /** Appends and replacements of this handle, one at a time in call order. */
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #writes = new WriteQueue();
   /** The epoch this handle writes at (owned storage): learned, or the lease claimed, at its first write. */
   #epoch: Promise<number> | undefined;
 
@@ -132,7 +133,7 @@ class PostgresSessionLog<T> implements SessionLog<T> {
       return Promise.reject(error);
     }
     const durable = options.durable === true || this.open.everyAppendDurable === true;
-    return this.#enqueue(async () => {
+    return this.#writes.run(async () => {
       const { cwd, sessionId } = this.key;
       const values: unknown[] = [cwd, sessionId, this.kind, text, durable ? "on" : "off"];
       if (this.leases !== undefined) values.push(this.leases.owner.id, await this.#ownEpoch());
@@ -193,7 +194,7 @@ class PostgresSessionLog<T> implements SessionLog<T> {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#enqueue(async () => {
+    return this.#writes.run(async () => {
       const epoch = this.leases === undefined ? undefined : await this.#ownEpoch();
       const { cwd, sessionId } = this.key;
       const keyValues = [cwd, sessionId, this.kind];
@@ -233,13 +234,7 @@ class PostgresSessionLog<T> implements SessionLog<T> {
   }
 
   async close(): Promise<void> {
-    await this.#queue.catch(() => undefined); // each write's failure went to its own caller
-  }
-
-  #enqueue(write: () => Promise<void>): Promise<void> {
-    const run = this.#queue.then(write, write);
-    this.#queue = run.catch(() => undefined); // a failed write never blocks the ones after it
-    return run;
+    await this.#writes.drained();
   }
 
   /** The epoch of this owner's lease on the session; a new session's lease is claimed here. */
