@@ -12,6 +12,7 @@ import {
 } from "@qwen-daemon/core";
 import { JournalEntry, type JournalRead } from "./answer-record.js";
 import { KeptSessionLogs } from "./kept-session-logs.js";
+import { withMemoryEntries } from "./memory-journal-entries.js";
 
 export interface AnswerJournal {
   /**
@@ -66,10 +67,7 @@ function decodeJournalEntry(value: unknown): JournalEntry | undefined {
 export function memoryAnswerJournal(
   storage: MemorySessionStorage = memorySessionStorage(),
 ): AnswerJournal & { readonly entries: JournalEntry[] } {
-  const journal = storedAnswerJournal(storage);
-  return Object.defineProperty(journal, "entries", {
-    get: () => storage.peekAll("answers", decodeJournalEntry),
-  }) as AnswerJournal & { readonly entries: JournalEntry[] };
+  return withMemoryEntries(storedAnswerJournal(storage), storage, "answers", decodeJournalEntry);
 }
 
 function emptyRead(): JournalRead {

@@ -14,6 +14,7 @@ import {
   type SessionStorage,
 } from "@qwen-daemon/core";
 import { KeptSessionLogs } from "../answers/kept-session-logs.js";
+import { withMemoryEntries } from "../answers/memory-journal-entries.js";
 import { decodePromptJournalEntry, PromptJournalEntry } from "./prompt-record.js";
 
 export type PromptJournalRead = { entries: PromptJournalEntry[]; corruptLines: number };
@@ -83,8 +84,5 @@ export function storedPromptJournal(storage: SessionStorage): PromptJournal {
 export function memoryPromptJournal(
   storage: MemorySessionStorage = memorySessionStorage(),
 ): PromptJournal & { readonly entries: PromptJournalEntry[] } {
-  const journal = storedPromptJournal(storage);
-  return Object.defineProperty(journal, "entries", {
-    get: () => storage.peekAll("prompts", decodePromptJournalEntry),
-  }) as PromptJournal & { readonly entries: PromptJournalEntry[] };
+  return withMemoryEntries(storedPromptJournal(storage), storage, "prompts", decodePromptJournalEntry);
 }
