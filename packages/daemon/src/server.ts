@@ -10,7 +10,6 @@ import { getRequestListener } from "@hono/node-server";
 import {
   durableFsFromEnv,
   type OpenedStorage,
-  openSessionStorage,
   openStorage,
   parseStorageUrl,
   type SessionStorage,
@@ -336,20 +335,10 @@ function openDaemonStorage(
   fs: ReturnType<typeof durableFsFromEnv>,
   log: (line: string) => void,
 ): OpenedStorage {
-  if (target.kind === "jsonl") {
-    return {
-      ...openSessionStorage(target.root, fs),
-      leases: undefined,
-      outbox: undefined,
-      description: `jsonl:${target.root}`,
-      target,
-      ready: () => Promise.resolve(),
-      close: () => Promise.resolve(),
-    };
-  }
   return openStorage(target, {
     owner,
     leaseMs: options.sessionLeaseMs,
+    fs,
     onError: (error) => log(`qwen serve: session storage: ${error.message}`),
   });
 }

@@ -29,6 +29,8 @@ export interface OpenStorageOptions {
   leaseMs?: number;
   /** Errors of idle database connections, already redacted. */
   onError?: (error: Error) => void;
+  /** JSONL: the process's DurableFs (default: from the environment, as openSessionStorage). */
+  fs?: DurableFs;
 }
 
 /** A storage as a process holds it: its leases (shared stores), a printable name, and its lifetime. */
@@ -48,7 +50,7 @@ export interface OpenedStorage extends SessionStorage {
 export function openStorage(target: StorageTarget, options: OpenStorageOptions = {}): OpenedStorage {
   const description = describeStorage(target);
   if (target.kind === "jsonl") {
-    const storage = jsonlSessionStorage(target.root, { fs: durableFsFromEnv(process.env) });
+    const storage = openSessionStorage(target.root, options.fs);
     return {
       ...storage,
       leases: undefined,
