@@ -189,11 +189,20 @@ describe("web client rendering", () => {
     const daemon = await world.startDaemon();
     const { page, errors } = await world.openPage(`${daemon.url}/`);
     await newSession(page);
+    // The prompt's 202 is held until the question is on screen, as on a loaded machine where the stream's event
+    // can beat the POST's answer: the text still in the box is then on its way, not a draft being typed.
+    let questionShown = false;
+    await page.route(/\/session\/[^/]+\/prompt$/, async (route) => {
+      const response = await route.fetch();
+      await expect.poll(() => questionShown, { timeout: 10_000 }).toBe(true);
+      await route.fulfill({ response });
+    });
     // Creating a session puts the cursor in the message box; Enter sends.
     await page.keyboard.type("ASK about colours");
     await page.keyboard.press("Enter");
     const card = questionCard(page);
     await card.waitFor();
+    questionShown = true;
     // The card takes the focus when it arrives; Tab reaches the first choice, arrows move, Enter submits.
     await expect
       .poll(() => page.evaluate("document.activeElement?.closest('form.card') !== null"))

@@ -39,7 +39,10 @@ export class CardsView {
     this.container.append(view.el);
     this.#update(interaction.requestId);
     if (!live) return;
-    const typing = document.activeElement === this.composer && this.composer.value.trim() !== "";
+    // The text still on its way to the daemon (the card can arrive before the send's answer) is not typing.
+    const draft = this.composer.value.trim();
+    const typing =
+      document.activeElement === this.composer && draft !== "" && draft !== this.composer.dataset.sending;
     if (!typing) view.heading.focus({ preventScroll: true });
     view.el.scrollIntoView?.({ block: "nearest" });
   }

@@ -67,6 +67,9 @@ export class ComposerView {
     const text = this.ui.prompt.value.trim();
     if (!text || this.#sending || !this.controller.canAct) return;
     this.#sending = true;
+    // Marks the text on its way, so a card arriving before the daemon's answer knows the box is not a new
+    // draft being typed (views/cards-view.ts).
+    this.ui.prompt.dataset.sending = text;
     this.#sync();
     try {
       if (await this.controller.send(text)) {
@@ -74,6 +77,7 @@ export class ComposerView {
         this.#fit();
       }
     } finally {
+      delete this.ui.prompt.dataset.sending;
       this.#sending = false;
       this.#sync();
     }
