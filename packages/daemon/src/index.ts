@@ -30,8 +30,8 @@ export {
   resolveDaemonOptions,
 } from "./options.js";
 export { PermissionPolicy } from "./permission/policy.js";
-export { coreSessionStore } from "./persisted/core-session-store.js";
-export { emptySessionStore, type SessionStore } from "./persisted/session-store.js";
+export { coreSessionStore, emptySessionStore } from "./persisted/core-session-store.js";
+export type { SessionStore } from "./persisted/session-store.js";
 export { memoryPromptJournal, type PromptJournal, storedPromptJournal } from "./prompts/prompt-journal.js";
 export { type DaemonInternals, type RunningDaemon, startDaemon } from "./server.js";
 export { Sessions, type SessionsOptions } from "./sessions/sessions.js";

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { memorySessionStorage } from "@qwen-daemon/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryAnswerJournal } from "./answers/answer-journal.js";
 import { listenEarly } from "./boot/early-server.js";
-import { emptySessionStore } from "./persisted/session-store.js";
 import { startDaemon } from "./server.js";
 import { questionRequest } from "./testing/question.js";
 import { ScriptedAgent } from "./testing/scripted-agent.js";
@@ -59,8 +58,7 @@ describe("startDaemon", () => {
       {
         prespawnedChild: { channel: prespawned, workspace: "/work/test-workspace" },
         channelFactory: agent.factory,
-        store: emptySessionStore(),
-        answerJournal: memoryAnswerJournal(),
+        storage: memorySessionStorage(),
         shutdownGraceMs: 2000,
       },
     );
@@ -198,8 +196,7 @@ describe("startDaemon", () => {
 describe("startDaemon on a socket bound early (the cli's fast path)", () => {
   const internals = (agent: ScriptedAgent) => ({
     channelFactory: agent.factory,
-    store: emptySessionStore(),
-    answerJournal: memoryAnswerJournal(),
+    storage: memorySessionStorage(),
     shutdownGraceMs: 2000,
   });
   const input = {
@@ -260,7 +257,7 @@ describe("real child process", () => {
         restoreAskUserQuestion: true,
         log: (l) => logs.push(l),
       },
-      { store: emptySessionStore(), shutdownGraceMs: 2000 },
+      { storage: memorySessionStorage(), shutdownGraceMs: 2000 },
     );
     trackDaemon(daemon);
     const session = await jsonOf(await fetch(`${daemon.url}/session`, { method: "POST", body: "{}" }));

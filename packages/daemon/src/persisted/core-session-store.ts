@@ -4,6 +4,7 @@ import {
   findPersistedSession,
   isValidSessionId,
   listPersistedSessions,
+  memorySessionStorage,
   PromptLedger,
   readSessionTrailingTurn,
   readSessionTranscript,
@@ -51,4 +52,9 @@ export function coreSessionStore(storage: SessionStorage): SessionStore {
       return PromptLedger.forSession({ storage, cwd, sessionId }).read();
     },
   };
+}
+
+/** A store with nothing in it: the same store over an empty storage in memory (a daemon that reads no sessions). */
+export function emptySessionStore(): SessionStore {
+  return coreSessionStore(memorySessionStorage());
 }

@@ -1,5 +1,6 @@
-// Read-only view of the sessions in storage (transcripts and ledgers, core's SessionStorage), injected so
-// routes can be tested without one. The daemon never writes transcripts: its children do.
+// Read-only view of the sessions in storage (transcripts and ledgers, core's SessionStorage): coreSessionStore
+// is the one implementation; tests run it over a storage in memory. The daemon never writes transcripts: its
+// children do.
 import type { LedgerEntry, PersistedSession, TrailingTurn, TranscriptRecord } from "@qwen-daemon/core";
 
 export type { PersistedSession } from "@qwen-daemon/core";
@@ -18,15 +19,4 @@ export interface SessionStore {
   readTrailingTurn(cwd: string, sessionId: string): Promise<TrailingTurn | undefined>;
   /** The session's prompt ledger entries in file order (the child writes it); [] when there is none. */
   readPromptLedger(cwd: string, sessionId: string): Promise<LedgerEntry[]>;
-}
-
-/** A store with nothing in it (tests, or a daemon without a storage root). */
-export function emptySessionStore(): SessionStore {
-  return {
-    list: async () => [],
-    get: async () => undefined,
-    readRecords: async () => undefined,
-    readTrailingTurn: async () => undefined,
-    readPromptLedger: async () => [],
-  };
 }

@@ -2,8 +2,8 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../events/clock.js";
-import { emptySessionStore } from "../persisted/session-store.js";
-import { memoryStore } from "../testing/memory-store.js";
+import { emptySessionStore } from "../persisted/core-session-store.js";
+import { StoredSessions } from "../testing/stored-sessions.js";
 import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 const history = [
@@ -159,10 +159,14 @@ describe("promptTerminals on load and resume", () => {
       at: Date.parse("2025-01-01T00:00:09.000Z"),
     },
   ];
-  const storeWithLedger = () => memoryStore([], {}, { old: ledger });
+  const storageWithLedger = async () =>
+    (await new StoredSessions().ledger(TEST_WORKSPACE, "old", ledger)).storage;
 
   it("a load answers the ledger's terminal entries, also when it attaches to the live session", async () => {
-    const d = createTestDaemon({ agent: { persisted: { old: history } }, store: storeWithLedger() });
+    const d = createTestDaemon({
+      agent: { persisted: { old: history } },
+      storage: await storageWithLedger(),
+    });
     const first = await (await d.request("POST", "/session/old/load", { body: {} })).json();
     expect(first.promptTerminals).toEqual(terminals);
     const second = await (await d.request("POST", "/session/old/load", { body: {} })).json();
@@ -171,7 +175,10 @@ describe("promptTerminals on load and resume", () => {
   });
 
   it("a resume answers them too", async () => {
-    const d = createTestDaemon({ agent: { persisted: { old: history } }, store: storeWithLedger() });
+    const d = createTestDaemon({
+      agent: { persisted: { old: history } },
+      storage: await storageWithLedger(),
+    });
     const body = await (await d.request("POST", "/session/old/resume", { body: {} })).json();
     expect(body.promptTerminals).toEqual(terminals);
   });
@@ -182,7 +189,7 @@ describe("promptTerminals on load and resume", () => {
     ];
     const d = createTestDaemon({
       agent: { persisted: { old: history, fresh: history } },
-      store: memoryStore([], {}, { old: inFlight }),
+      storage: (await new StoredSessions().ledger(TEST_WORKSPACE, "old", inFlight)).storage,
     });
     expect(await (await d.request("POST", "/session/old/load", { body: {} })).json()).not.toHaveProperty(
       "promptTerminals",
@@ -218,10 +225,20 @@ describe("a restored session keeps what its transcript says", () => {
     updatedAt: "2025-01-02T00:00:00.000Z",
     displayName: "make me a note",
   };
+  const storedOld = async () =>
+    (
+      await new StoredSessions().transcript({
+        sessionId: onDisk.sessionId,
+        cwd: TEST_WORKSPACE,
+        createdAt: onDisk.createdAt,
+        updatedAt: onDisk.updatedAt,
+        steps: [{ user: [{ text: onDisk.displayName }] }],
+      })
+    ).storage;
 
   for (const action of ["load", "resume"] as const) {
     it(`${action}: createdAt, displayName and updatedAt from disk in the response, status and list`, async () => {
-      const d = createTestDaemon({ agent: { persisted: { old: history } }, store: memoryStore([onDisk]) });
+      const d = createTestDaemon({ agent: { persisted: { old: history } }, storage: await storedOld() });
       const restored = await (await d.request("POST", `/session/old/${action}`, { body: {} })).json();
       expect(restored.createdAt).toBe(onDisk.createdAt);
       const status = await (await d.request("GET", "/session/old/status")).json();
@@ -239,7 +256,7 @@ describe("a restored session keeps what its transcript says", () => {
   }
 
   it("a later turn moves updatedAt on and keeps the name from disk", async () => {
-    const d = createTestDaemon({ agent: { persisted: { old: history } }, store: memoryStore([onDisk]) });
+    const d = createTestDaemon({ agent: { persisted: { old: history } }, storage: await storedOld() });
     const { clientId } = await (await d.request("POST", "/session/old/load", { body: {} })).json();
     await d.request("POST", "/session/old/prompt", {
       body: { prompt: [{ type: "text", text: "another thing" }] },

@@ -1,18 +1,33 @@
-import type { TranscriptRecord } from "@qwen-daemon/core";
+import { SESSION_CREATED_SUBTYPE } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
-import { memoryStore } from "../testing/memory-store.js";
+import { coreSessionStore } from "../persisted/core-session-store.js";
 import { editRequest, questionRequest } from "../testing/question.js";
+import { StoredSessions, type StoredTranscript, type TranscriptStep } from "../testing/stored-sessions.js";
 import { createTestDaemon, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
-const onDisk = [
+// Listed as { sessionId: "disk-old", createdAt 2025-01-01, updatedAt 2025-01-02, displayName: "old one" } and
+// { sessionId: "disk-new", createdAt 2025-02-01, updatedAt 2025-02-02 } (created, never prompted).
+const onDisk: StoredTranscript[] = [
   {
     sessionId: "disk-old",
+    cwd: TEST_WORKSPACE,
     createdAt: "2025-01-01T00:00:00.000Z",
     updatedAt: "2025-01-02T00:00:00.000Z",
-    displayName: "old one",
+    steps: [{ user: [{ text: "old one" }] }],
   },
-  { sessionId: "disk-new", createdAt: "2025-02-01T00:00:00.000Z", updatedAt: "2025-02-02T00:00:00.000Z" },
+  {
+    sessionId: "disk-new",
+    cwd: TEST_WORKSPACE,
+    createdAt: "2025-02-01T00:00:00.000Z",
+    updatedAt: "2025-02-02T00:00:00.000Z",
+    steps: [{ system: SESSION_CREATED_SUBTYPE }],
+  },
 ];
+async function stored(transcripts: readonly StoredTranscript[]) {
+  const sessions = new StoredSessions();
+  for (const transcript of transcripts) await sessions.transcript(transcript);
+  return sessions.storage;
+}
 const encoded = encodeURIComponent(TEST_WORKSPACE);
 
 describe("GET /session/:id/status", () => {
@@ -119,7 +134,7 @@ describe("GET /session/:id/status", () => {
   });
 
   it("a session only on disk is 404 here (load or resume it) and is found through the list", async () => {
-    const d = createTestDaemon({ store: memoryStore(onDisk) });
+    const d = createTestDaemon({ storage: await stored(onDisk) });
     const res = await d.request("GET", "/session/disk-old/status");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
@@ -151,7 +166,7 @@ describe("GET /session/:id/status", () => {
   it("after DELETE a session whose transcript exists is 404, and lists again as on disk only", async () => {
     const d = createTestDaemon({
       agent: { persisted: { "disk-old": [] } },
-      store: memoryStore(onDisk),
+      storage: await stored(onDisk),
     });
     const { clientId } = await (await d.request("POST", "/session/disk-old/load", { body: {} })).json();
     expect((await d.request("GET", "/session/disk-old/status")).status).toBe(200);
@@ -180,7 +195,9 @@ describe("GET /session/:id/status", () => {
 
 describe("GET /workspace/:cwd/sessions", () => {
   it("merges live sessions over persisted ones, newest first", async () => {
-    const d = createTestDaemon({ store: memoryStore([...onDisk, { ...onDisk[0]!, sessionId: "sess-1" }]) });
+    const d = createTestDaemon({
+      storage: await stored([...onDisk, { ...onDisk[0]!, sessionId: "sess-1" }]),
+    });
     await d.createSession();
     const res = await d.request("GET", `/workspace/${encoded}/sessions`);
     expect(res.status).toBe(200);
@@ -194,7 +211,7 @@ describe("GET /workspace/:cwd/sessions", () => {
   });
 
   it("paginates with size and an opaque cursor", async () => {
-    const d = createTestDaemon({ store: memoryStore(onDisk) });
+    const d = createTestDaemon({ storage: await stored(onDisk) });
     const page1 = await (await d.request("GET", `/workspace/${encoded}/sessions?size=1`)).json();
     expect(page1.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual(["disk-new"]);
     expect(typeof page1.nextCursor).toBe("string");
@@ -218,40 +235,17 @@ describe("GET /workspace/:cwd/sessions", () => {
 });
 
 describe("GET /session/:id/transcript", () => {
-  const base = { parentUuid: null, sessionId: "disk-old", cwd: TEST_WORKSPACE, version: "1" };
-  const records: TranscriptRecord[] = [
-    {
-      ...base,
-      uuid: "u1",
-      timestamp: "2025-01-01T00:00:00.000Z",
-      type: "user",
-      message: { role: "user", parts: [{ text: "hi" }] },
-    },
-    {
-      ...base,
-      uuid: "u2",
-      timestamp: "2025-01-01T00:00:01.000Z",
-      type: "assistant",
-      message: {
-        role: "model",
-        parts: [{ text: "hello" }, { functionCall: { id: "c1", name: "ls", args: {} } }],
-      },
-    },
-    {
-      ...base,
-      uuid: "u3",
-      timestamp: "2025-01-01T00:00:02.000Z",
-      type: "tool_result",
-      message: {
-        role: "user",
-        parts: [{ functionResponse: { id: "c1", name: "ls", response: { output: "a b" } } }],
-      },
-    },
-    { ...base, uuid: "u4", timestamp: "2025-01-01T00:00:03.000Z", type: "system", subtype: "turn_result" },
+  // A turn: user, assistant with a call, its result, and the system record that closes it (which makes no event).
+  const turn: TranscriptStep[] = [
+    { user: [{ text: "hi" }], uuid: "u1" },
+    { model: [{ text: "hello" }, { functionCall: { id: "c1", name: "ls", args: {} } }], uuid: "u2" },
+    { toolResult: [{ functionResponse: { id: "c1", name: "ls", response: { output: "a b" } } }] },
+    { system: "turn_result" },
   ];
+  const oneTurn = () => stored([{ sessionId: "disk-old", cwd: TEST_WORKSPACE, steps: turn }]);
 
   it("returns persisted history as session_update events", async () => {
-    const d = createTestDaemon({ store: memoryStore(onDisk, { "disk-old": records }) });
+    const d = createTestDaemon({ storage: await oneTurn() });
     const res = await d.request("GET", "/session/disk-old/transcript");
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -261,7 +255,7 @@ describe("GET /session/:id/transcript", () => {
       body.events.map((e: { data: { update: { sessionUpdate: string } } }) => e.data.update.sessionUpdate),
     ).toEqual(["user_message_chunk", "agent_message_chunk", "tool_call", "tool_call_update"]);
     // A message is named by its record's uuid, as the agent names it live and in a load's replay.
-    expect(body.events[0].data.update.messageId).toBe(records[0]?.uuid);
+    expect(body.events[0].data.update.messageId).toBe("u1");
     expect(body.events[1].data.update.messageId).toBe("u2");
     expect(body.events[3].data.update).toMatchObject({ toolCallId: "c1", status: "completed" });
     const limited = await (await d.request("GET", "/session/disk-old/transcript?limit=2")).json();
@@ -269,11 +263,14 @@ describe("GET /session/:id/transcript", () => {
   });
 
   it("?limit=N reads only the transcript's tail, and gives the same events as the whole read would", async () => {
-    // 5,000 turns of user + assistant + tool result + a system record (which makes no event).
-    const long: TranscriptRecord[] = [];
-    for (let i = 0; i < 5000; i += 1)
-      long.push(...records.map((r) => ({ ...r, uuid: `${r.uuid}-${i}` }) as TranscriptRecord));
-    const store = memoryStore(onDisk, { "disk-old": long });
+    // 1,000 turns of user + assistant + tool result + a system record (which makes no event): 4,000 records,
+    // more than twice what the largest limit may read.
+    const long: TranscriptStep[] = [];
+    for (let i = 0; i < 1000; i += 1)
+      long.push(...turn.map((step) => ("uuid" in step ? { ...step, uuid: `${step.uuid}-${i}` } : step)));
+    const store = coreSessionStore(
+      await stored([{ sessionId: "disk-old", cwd: TEST_WORKSPACE, steps: long }]),
+    );
     const asked: Array<number | undefined> = [];
     const spy = {
       ...store,
@@ -299,7 +296,7 @@ describe("GET /session/:id/transcript", () => {
   });
 
   it("400 for a bad limit or id, 404 for an unknown session", async () => {
-    const d = createTestDaemon({ store: memoryStore(onDisk, { "disk-old": records }) });
+    const d = createTestDaemon({ storage: await oneTurn() });
     for (const limit of ["0", "501", "x"]) {
       const res = await d.request("GET", `/session/disk-old/transcript?limit=${limit}`);
       expect(res.status).toBe(400);

@@ -1,26 +1,20 @@
-import type { TranscriptRecord } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { memoryAnswerJournal } from "../answers/answer-journal.js";
 import type { AnswerEntry } from "../answers/answer-record.js";
 import { questionsKeyOf } from "../answers/journaled-answer.js";
+import { coreSessionStore, emptySessionStore } from "../persisted/core-session-store.js";
 import type { SessionStore } from "../persisted/session-store.js";
-import { memoryStore } from "../testing/memory-store.js";
 import { QUESTIONS } from "../testing/question.js";
+import { StoredSessions, type TranscriptStep } from "../testing/stored-sessions.js";
 import { journaledAnswersMeta } from "./answers-for-load.js";
 
 const KEY = "qwen.daemon.journaledAnswers";
-const base = { parentUuid: null, sessionId: "s1", cwd: "/w", version: "1" };
-const asked = (calls: { id: string; name: string }[]): TranscriptRecord => ({
-  ...base,
-  uuid: "m1",
-  timestamp: "2025-01-01T00:00:05.000Z",
-  type: "assistant",
-  message: {
-    role: "model",
-    parts: calls.map((c) => ({
-      functionCall: { ...c, args: c.name === "ask_user_question" ? { questions: QUESTIONS } : {} },
-    })),
-  },
+// The transcript's records start at 00:00:05: the call is asked then.
+const ASKED_AT = "2025-01-01T00:00:05.000Z";
+const asked = (calls: { id: string; name: string }[]): TranscriptStep => ({
+  model: calls.map((c) => ({
+    functionCall: { ...c, args: c.name === "ask_user_question" ? { questions: QUESTIONS } : {} },
+  })),
 });
 const MIXED = [
   { id: "call_l", name: "list_directory" },
@@ -39,17 +33,16 @@ const answer = (overrides: Partial<AnswerEntry> = {}): AnswerEntry => ({
   ...overrides,
 });
 
-async function metaFor(
-  entries: AnswerEntry[],
-  records: TranscriptRecord[] | undefined,
-  store?: SessionStore,
-) {
+async function metaFor(entries: AnswerEntry[], steps: TranscriptStep[] | undefined, store?: SessionStore) {
   const journal = memoryAnswerJournal();
   for (const entry of entries) await journal.append("/w", entry);
   const logs: string[] = [];
+  const stored = new StoredSessions();
+  if (steps !== undefined)
+    await stored.transcript({ sessionId: "s1", cwd: "/w", createdAt: ASKED_AT, steps });
   const deps = {
     journal,
-    store: store ?? memoryStore([], records === undefined ? {} : { s1: records }),
+    store: store ?? coreSessionStore(stored.storage),
     log: (l: string) => logs.push(l),
   };
   return { meta: await journaledAnswersMeta(deps, "/w", "s1"), logs };
@@ -91,20 +84,15 @@ describe("journaledAnswersMeta", () => {
   });
 
   it("sends nothing when the transcript does not end with the question or cannot be read (logged)", async () => {
-    const answered: TranscriptRecord = {
-      ...base,
-      uuid: "t1",
-      timestamp: "2025-01-01T00:00:07.000Z",
-      type: "tool_result",
-      message: {
-        role: "user",
-        parts: [{ functionResponse: { id: "call_q", name: "ask_user_question", response: { output: "x" } } }],
-      },
+    const answered: TranscriptStep = {
+      toolResult: [
+        { functionResponse: { id: "call_q", name: "ask_user_question", response: { output: "x" } } },
+      ],
     };
     expect((await metaFor([answer()], [asked(MIXED), answered])).meta).toBeUndefined();
     expect((await metaFor([answer()], undefined)).meta).toBeUndefined();
     const broken: SessionStore = {
-      ...memoryStore([]),
+      ...emptySessionStore(),
       readRecords: async () => {
         throw new Error("EIO");
       },

@@ -3,18 +3,17 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { answersPath, jsonlSessionStorage, type TranscriptRecord } from "@qwen-daemon/core";
+import { answersPath, jsonlSessionStorage, type MemorySessionStorage } from "@qwen-daemon/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { type AnswerJournal, memoryAnswerJournal, storedAnswerJournal } from "../answers/answer-journal.js";
 import type { AnswerEntry, JournalEntry } from "../answers/answer-record.js";
 import { questionsKeyOf } from "../answers/journaled-answer.js";
 import { ManualClock } from "../events/manual-clock.js";
 import { peek } from "../permission/mediator-harness.js";
-import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
-import { memoryStore } from "../testing/memory-store.js";
 import { openFds } from "../testing/open-fds.js";
 import { editRequest, questionRequest } from "../testing/question.js";
 import type { AgentPeer } from "../testing/scripted-agent.js";
+import { StoredSessions } from "../testing/stored-sessions.js";
 import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 const HINT = { "qwen.daemon.restoreAskUserQuestion": true };
@@ -252,12 +251,12 @@ describe("a vote on a question is journaled before it is acknowledged", () => {
 });
 
 /** A restarted daemon whose child re-hangs call-q1 on the restore prompt and records the answer it got. */
-function restartedDaemon(journal: AnswerJournal, store: SessionStore = emptySessionStore()) {
+function restartedDaemon(journal: AnswerJournal, storage?: MemorySessionStorage) {
   const answers: Array<Record<string, unknown>> = [];
   const d = createTestDaemon({
     restoreAskUserQuestion: true,
     answerJournal: journal,
-    store,
+    ...(storage !== undefined ? { storage } : {}),
     agent: {
       persisted: {
         s1: [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: "pick a color" } }],
@@ -333,32 +332,22 @@ describe("a re-hung question answered before the restart", () => {
     expect(answers[0]).toEqual({ outcome: { outcome: "cancelled" } });
   });
 
-  const ask = (timestamp: string): TranscriptRecord => ({
-    uuid: "a1",
-    parentUuid: null,
-    sessionId: "s1",
-    timestamp,
-    cwd: TEST_WORKSPACE,
-    version: "1",
-    type: "assistant",
-    message: {
-      role: "model",
-      parts: [{ functionCall: { id: "call-q1", name: "ask_user_question", args: {} } }],
-    },
-  });
-  const persisted = (records: TranscriptRecord[]) =>
-    memoryStore(
-      [{ sessionId: "s1", createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" }],
-      {
-        s1: records,
-      },
-    );
+  /** The child's transcript of s1: the question's call, written at `timestamp`. */
+  const persisted = async (timestamp: string) =>
+    (
+      await new StoredSessions().transcript({
+        sessionId: "s1",
+        cwd: TEST_WORKSPACE,
+        createdAt: timestamp,
+        steps: [{ model: [{ functionCall: { id: "call-q1", name: "ask_user_question", args: {} } }] }],
+      })
+    ).storage;
 
   it("applies when the answer came after the call's last occurrence in the transcript", async () => {
     const journal = memoryAnswerJournal();
     const before = await askingDaemon({ journal });
     expect((await before.vote({ outcome: SUBMIT, answers: { "0": "Red" } })).status).toBe(200);
-    const { answers, load } = restartedDaemon(journal, persisted([ask("2000-01-01T00:00:00.000Z")]));
+    const { answers, load } = restartedDaemon(journal, await persisted("2000-01-01T00:00:00.000Z"));
     await load();
     await waitFor(() => answers.length === 1, "journaled answer at the child");
     expect(answers[0]).toEqual({ outcome: SUBMIT, answers: { "0": "Red" } });
@@ -368,7 +357,7 @@ describe("a re-hung question answered before the restart", () => {
     const journal = memoryAnswerJournal();
     const before = await askingDaemon({ journal });
     expect((await before.vote({ outcome: SUBMIT, answers: { "0": "Red" } })).status).toBe(200);
-    const { d, answers, load } = restartedDaemon(journal, persisted([ask("2999-01-01T00:00:00.000Z")]));
+    const { d, answers, load } = restartedDaemon(journal, await persisted("2999-01-01T00:00:00.000Z"));
     const loaded = await load();
     await waitFor(() => d.sessions.mediator.hasPending("s1"), "re-hung question");
     await waitFor(() => d.logs.some((l) => l.includes("not applied (obsolete)")), "journal verdict");

@@ -4,8 +4,8 @@ import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journal.js";
 import type { PromptJournalEntry } from "../prompts/prompt-record.js";
-import { memoryStore } from "../testing/memory-store.js";
 import type { AgentPeer } from "../testing/scripted-agent.js";
+import { StoredSessions } from "../testing/stored-sessions.js";
 import { createTestDaemon, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 const text = (t: string) => ({ prompt: [{ type: "text", text: t }] });
@@ -99,11 +99,11 @@ describe("a prompt is journaled before its 202", () => {
 });
 
 describe("a load from disk reports the prompts the agent never started", () => {
-  function restarted(ledger: LedgerEntry[]) {
+  async function restarted(ledger: LedgerEntry[]) {
     const journal = memoryPromptJournal();
     const d = createTestDaemon({
       promptJournal: journal,
-      store: memoryStore([], {}, { s1: ledger }),
+      storage: (await new StoredSessions().ledger(TEST_WORKSPACE, "s1", ledger)).storage,
       agent: { persisted: { s1: [] } },
     });
     return { d, journal };
@@ -114,7 +114,7 @@ describe("a load from disk reports the prompts the agent never started", () => {
       { promptId: "p1", state: "in_flight", timestamp: "2025-01-01T00:00:02.000Z" },
       { promptId: "p1", state: "interrupted", code: "daemon_lost", timestamp: "2025-01-01T00:00:05.000Z" },
     ];
-    const { d, journal } = restarted(ledger);
+    const { d, journal } = await restarted(ledger);
     for (const e of [accepted("p1", "running"), accepted("p2", "queued one"), accepted("p3", "queued two")])
       await journal.append(TEST_WORKSPACE, e);
     for (const action of ["load", "resume"]) {

@@ -1,10 +1,17 @@
 // docs/restore.md "How a restore runs", step 4 through the HTTP routes, against a scripted ACP peer.
 import type { LedgerEntry } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
-import { emptySessionStore } from "../persisted/session-store.js";
+import { coreSessionStore } from "../persisted/core-session-store.js";
 import { questionRequest } from "../testing/question.js";
 import { loadS1, restoringAgent as restoringAgentOf, userSaid } from "../testing/restoring-agent.js";
-import { createTestDaemon, readSseUntil, type TestDaemon, waitFor } from "../testing/test-daemon.js";
+import { StoredSessions } from "../testing/stored-sessions.js";
+import {
+  createTestDaemon,
+  readSseUntil,
+  TEST_WORKSPACE,
+  type TestDaemon,
+  waitFor,
+} from "../testing/test-daemon.js";
 
 const HINT_KEY = "qwen.daemon.restoreAskUserQuestion";
 const HINT = { [HINT_KEY]: true };
@@ -141,14 +148,15 @@ describe("restore admission (switch on)", () => {
       { promptId: "done", state: "completed", timestamp: "2025-01-01T00:00:01.000Z", stopReason: "end_turn" },
       { promptId: "asked", state: "in_flight", timestamp: "2025-01-01T00:00:02.000Z" },
     ];
+    const store = coreSessionStore((await new StoredSessions().ledger(TEST_WORKSPACE, "s1", ledger)).storage);
     const d = createTestDaemon({
       restoreAskUserQuestion: true,
       agent: restoringAgent(answers),
       store: {
-        ...emptySessionStore(),
-        readPromptLedger: async () => {
+        ...store,
+        readPromptLedger: (cwd, sessionId) => {
           promptsSentAtRead.push(d.agent.callsOf("session/prompt").length);
-          return ledger;
+          return store.readPromptLedger(cwd, sessionId);
         },
       },
     });

@@ -1,9 +1,9 @@
-import type { Part, TranscriptRecord } from "@qwen-daemon/core";
+import type { Part } from "@qwen-daemon/core";
 import { RED_BLUE_QUESTION } from "@qwen-daemon/core/testing";
 import { describe, expect, it } from "vitest";
 import { memoryAnswerJournal } from "../answers/answer-journal.js";
-import { emptySessionStore } from "../persisted/session-store.js";
-import { memoryStore } from "../testing/memory-store.js";
+import { coreSessionStore, emptySessionStore } from "../persisted/core-session-store.js";
+import { StoredSessions, type TranscriptStep } from "../testing/stored-sessions.js";
 import { createTestDaemon, TEST_WORKSPACE } from "../testing/test-daemon.js";
 import { markPendingOnDisk } from "./pending-on-disk.js";
 import { liveSessionSummary, persistedSessionSummary } from "./session-summary.js";
@@ -12,27 +12,12 @@ const encoded = encodeURIComponent(TEST_WORKSPACE);
 const at = (n: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString();
 const disk = (sessionId: string, n: number) => ({ sessionId, createdAt: at(0), updatedAt: at(n) });
 
-function chain(sessionId: string, ...messages: (Part[] | "prompt" | "result")[]): TranscriptRecord[] {
-  return messages.map((m, n) => {
-    const base = {
-      uuid: `${sessionId}-${n}`,
-      parentUuid: n === 0 ? null : `${sessionId}-${n - 1}`,
-      sessionId,
-      timestamp: at(n),
-      cwd: TEST_WORKSPACE,
-      version: "1",
-    };
-    if (m === "prompt") return { ...base, type: "user", message: { role: "user", parts: [{ text: "hi" }] } };
+function chain(...messages: (Part[] | "prompt" | "result")[]): TranscriptStep[] {
+  return messages.map((m) => {
+    if (m === "prompt") return { user: [{ text: "hi" }] };
     if (m === "result")
-      return {
-        ...base,
-        type: "tool_result",
-        message: {
-          role: "user",
-          parts: [{ functionResponse: { id: "q1", name: "ask_user_question", response: {} } }],
-        },
-      };
-    return { ...base, type: "assistant", message: { role: "model", parts: m } };
+      return { toolResult: [{ functionResponse: { id: "q1", name: "ask_user_question", response: {} } }] };
+    return { model: m };
   });
 }
 const question: Part = {
@@ -40,13 +25,19 @@ const question: Part = {
 };
 const shell: Part = { functionCall: { id: "x1", name: "run_shell_command", args: { command: "ls" } } };
 
-const sessions = [disk("waiting", 5), disk("answered", 4), disk("prompted", 3), disk("approval", 2)];
-const records = {
-  waiting: chain("waiting", "prompt", [{ text: "let me ask" }, question]),
-  answered: chain("answered", "prompt", [question], "result"),
-  prompted: chain("prompted", "prompt", [question], "result", "prompt"),
-  approval: chain("approval", "prompt", [shell]),
-};
+/** `approvals`: whether the agent that wrote the approval's call recorded its tool starts. */
+async function storedSessions(approvals?: "recorded") {
+  const sessions: Array<[string, number, TranscriptStep[]]> = [
+    ["waiting", 5, chain("prompt", [{ text: "let me ask" }, question])],
+    ["answered", 4, chain("prompt", [question], "result")],
+    ["prompted", 3, chain("prompt", [question], "result", "prompt")],
+    ["approval", 2, [{ user: [{ text: "hi" }] }, { model: [shell], toolStarts: approvals }]],
+  ];
+  const stored = new StoredSessions();
+  for (const [sessionId, n, steps] of sessions)
+    await stored.transcript({ sessionId, cwd: TEST_WORKSPACE, steps, updatedAt: at(n) });
+  return stored.storage;
+}
 
 async function list(d: ReturnType<typeof createTestDaemon>) {
   const res = await d.request("GET", `/workspace/${encoded}/sessions`);
@@ -57,7 +48,7 @@ async function list(d: ReturnType<typeof createTestDaemon>) {
 
 describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
   it("marks a session on disk that ends in a question the restore would ask again, and no other", async () => {
-    const d = createTestDaemon({ restoreAskUserQuestion: true, store: memoryStore(sessions, records) });
+    const d = createTestDaemon({ restoreAskUserQuestion: true, storage: await storedSessions() });
     expect(await list(d)).toEqual({
       waiting: ["user_question"],
       answered: [],
@@ -68,20 +59,17 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
   });
 
   it("marks an approval never given only with --restore-pending-approvals", async () => {
-    const marked = {
-      ...records,
-      approval: records.approval.map((r) =>
-        r.type === "assistant" ? { ...r, toolStarts: "recorded" as const } : r,
-      ),
-    };
-    const on = createTestDaemon({ restorePendingApprovals: true, store: memoryStore(sessions, marked) });
+    const on = createTestDaemon({ restorePendingApprovals: true, storage: await storedSessions("recorded") });
     expect(await list(on)).toMatchObject({ approval: ["exec"], waiting: [] });
-    const off = createTestDaemon({ restorePendingApprovals: false, store: memoryStore(sessions, marked) });
+    const off = createTestDaemon({
+      restorePendingApprovals: false,
+      storage: await storedSessions("recorded"),
+    });
     expect((await list(off)).approval).toBeUndefined();
   });
 
   it("marks nothing when the question restore is off: a load would not ask it again", async () => {
-    const d = createTestDaemon({ restoreAskUserQuestion: false, store: memoryStore(sessions, records) });
+    const d = createTestDaemon({ restoreAskUserQuestion: false, storage: await storedSessions() });
     expect((await list(d)).waiting).toBeUndefined();
   });
 
@@ -99,14 +87,14 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
     });
     const d = createTestDaemon({
       restoreAskUserQuestion: true,
-      store: memoryStore(sessions, records),
+      storage: await storedSessions(),
       answerJournal: journal,
     });
     expect((await list(d)).waiting).toEqual([]);
   });
 
   it("leaves the field out when the end of the transcript cannot be trusted", async () => {
-    const store = memoryStore(sessions, records);
+    const store = coreSessionStore(await storedSessions());
     const d = createTestDaemon({
       restoreAskUserQuestion: true,
       store: {
@@ -124,7 +112,7 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
     const d = createTestDaemon({
       restoreAskUserQuestion: true,
       store: {
-        ...memoryStore(sessions, records),
+        ...coreSessionStore(await storedSessions()),
         readTrailingTurn: async () => {
           throw new Error("EACCES: transcript");
         },
@@ -146,7 +134,7 @@ describe("pendingOnDisk in GET /workspace/:cwd/sessions", () => {
       interactions: [],
     });
     const onDisk = persistedSessionSummary(disk("waiting", 5), TEST_WORKSPACE);
-    const store = memoryStore(sessions, records);
+    const store = coreSessionStore(await storedSessions());
     const page = await markPendingOnDisk({ sessions: [live, onDisk] }, TEST_WORKSPACE, {
       store: {
         ...store,

@@ -1,8 +1,7 @@
 // A real `startDaemon` on an ephemeral loopback port over a scripted agent, for tests that need real sockets
 // (connection limits, timeouts, aborted uploads). `closeSocketDaemons` in an afterEach stops them all.
 import { connect, type Socket } from "node:net";
-import { memoryAnswerJournal } from "../answers/answer-journal.js";
-import { emptySessionStore } from "../persisted/session-store.js";
+import { memorySessionStorage } from "@qwen-daemon/core";
 import { type DaemonInternals, type RunningDaemon, startDaemon } from "../server.js";
 import { ScriptedAgent } from "./scripted-agent.js";
 
@@ -25,8 +24,7 @@ export async function startSocketDaemon(
     },
     {
       channelFactory: agent.factory,
-      store: emptySessionStore(),
-      answerJournal: memoryAnswerJournal(),
+      storage: memorySessionStorage(),
       shutdownGraceMs: 2000,
       ...internals,
     },

@@ -1,6 +1,6 @@
 // An in-process daemon for route tests: the real app and Sessions over a ScriptedAgent, driven
 // with `app.request` (no sockets). Also small helpers to read SSE frames from a response.
-import { memorySessionStorage, type SessionLeases } from "@qwen-daemon/core";
+import { type MemorySessionStorage, memorySessionStorage, type SessionLeases } from "@qwen-daemon/core";
 import type { Hono } from "hono";
 import { type AnswerJournal, memoryAnswerJournal } from "../answers/answer-journal.js";
 import { createApp } from "../app.js";
@@ -10,7 +10,8 @@ import { LinkAnswers } from "../links/link-answers.js";
 import type { LinkKey } from "../links/link-key.js";
 import { RequestWaits } from "../links/request-waits.js";
 import type { PermissionPolicy } from "../permission/policy.js";
-import { emptySessionStore, type SessionStore } from "../persisted/session-store.js";
+import { coreSessionStore } from "../persisted/core-session-store.js";
+import type { SessionStore } from "../persisted/session-store.js";
 import { memoryPromptJournal, type PromptJournal } from "../prompts/prompt-journal.js";
 import { memorySessionNames } from "../sessions/session-names.js";
 import { Sessions } from "../sessions/sessions.js";
@@ -22,6 +23,12 @@ export const TEST_WORKSPACE = "/work/test-workspace";
 export type TestDaemonOptions = {
   workspace?: string;
   agent?: ScriptedAgentOptions;
+  /**
+   * What the children left in storage (testing/stored-sessions.ts), read back by the daemon's real store;
+   * the daemon's own journals and names are kept there too. Default: an empty storage in memory.
+   */
+  storage?: MemorySessionStorage;
+  /** Default: the real store over `storage`. A test wraps it to watch or break a read. */
   store?: SessionStore;
   /** Default: a fresh in-memory journal. */
   answerJournal?: AnswerJournal;
@@ -79,7 +86,7 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
   const clock = options.clock ?? systemClock;
-  const storage = memorySessionStorage();
+  const storage = options.storage ?? memorySessionStorage();
   const agent = new ScriptedAgent(options.agent);
   const waits = new RequestWaits(clock);
   const sessions = new Sessions({
@@ -95,8 +102,8 @@ export function createTestDaemon(options: TestDaemonOptions = {}): TestDaemon {
       timeoutMs: options.permissionResponseTimeoutMs ?? 0,
     },
     channelFactory: agent.factory,
-    store: options.store ?? emptySessionStore(),
-    // The daemon's own journals and names, over one storage in memory.
+    store: options.store ?? coreSessionStore(storage),
+    // The daemon's own journals and names, in the same storage as the transcripts (as in production).
     answerJournal: options.answerJournal ?? memoryAnswerJournal(storage),
     promptJournal: options.promptJournal ?? memoryPromptJournal(storage),
     names: memorySessionNames(storage),
