@@ -1,9 +1,11 @@
 import { mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SESSION_CREATED_SUBTYPE } from "@qwen-daemon/core";
 import { describe, expect, it } from "vitest";
 import { questionRequest } from "../testing/question.js";
 import { scriptedConfigOptions } from "../testing/scripted-agent.js";
+import { StoredSessions } from "../testing/stored-sessions.js";
 import { createTestDaemon, readSseUntil, TEST_WORKSPACE, waitFor } from "../testing/test-daemon.js";
 
 describe("POST /session", () => {
@@ -98,16 +100,12 @@ describe("POST /session", () => {
   });
 
   it("answers 409 for a requested id that exists only on disk", async () => {
-    const d = createTestDaemon({
-      store: {
-        list: async () => [],
-        get: async (_cwd, id) =>
-          id === "on-disk" ? { sessionId: id, createdAt: "x", updatedAt: "x" } : undefined,
-        readRecords: async () => undefined,
-        readTrailingTurn: async () => undefined,
-        readPromptLedger: async () => [],
-      },
+    const stored = await new StoredSessions().transcript({
+      sessionId: "on-disk",
+      cwd: TEST_WORKSPACE,
+      steps: [{ system: SESSION_CREATED_SUBTYPE }],
     });
+    const d = createTestDaemon({ storage: stored.storage });
     const res = await d.request("POST", "/session", { body: { sessionId: "on-disk" } });
     expect(res.status).toBe(409);
   });
