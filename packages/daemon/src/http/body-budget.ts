@@ -7,6 +7,7 @@ import type { BufferBudget } from "../budget/buffer-budget.js";
 import { BudgetWaitAborted, type ByteBudget } from "./byte-budget.js";
 import { requestAborted } from "./errors.js";
 import { MAX_BODY_BYTES } from "./json-body.js";
+import { hasRequestBody } from "./request-body.js";
 
 /** Bodies up to this size take nothing from the budget. */
 export const FREE_BODY_BYTES = 64 * 1024;
@@ -14,7 +15,7 @@ export const FREE_BODY_BYTES = 64 * 1024;
 /** `buffers`: the daemon's one buffer budget, where a body being handled also counts (evicting replay data). */
 export function bodyBudget(budget: ByteBudget, buffers?: BufferBudget): MiddlewareHandler {
   return async function bodyBudget(c, next) {
-    if (c.req.raw.body === null) return next();
+    if (!hasRequestBody(c)) return next();
     const declared = c.req.header("content-length");
     // Without a length (chunked) the body may be anything up to the cap, so the cap is what it takes.
     const size = declared === undefined ? MAX_BODY_BYTES : Number(declared);

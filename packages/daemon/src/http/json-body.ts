@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { bodyTooLarge, invalidJson, requestAborted } from "./errors.js";
 import { HttpError } from "./http-error.js";
+import { declaredBodyLength, hasRequestBody } from "./request-body.js";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -23,9 +24,11 @@ export function parseJsonSafely(text: string): unknown {
 }
 
 /**
- * Middleware: the 10 MB cap on every request body, Hono's own `bodyLimit` (by Content-Length before a byte is
- * read, and by counting a body without one), answering with our 413. A body whose client goes away mid-upload
- * ends the request as `request_aborted` (nobody is left to answer, and it is no daemon fault to log). Errors of
+ * Middleware: the 10 MB cap on every request body, answering with our 413: by Content-Length before a byte is
+ * read, and, for a body without one, by Hono's own `bodyLimit` counting it. The declared length is checked
+ * here as `bodyLimit` checks it, because `bodyLimit` reads it through the fetch Request, which on the Node
+ * server costs every request that Request (request-body.ts). A body whose client goes away mid-upload ends
+ * the request as `request_aborted` (nobody is left to answer, and it is no daemon fault to log). Errors of
  * the handlers after it never reach here (Hono answers them at their own level).
  */
 export function bodyCap(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
@@ -36,6 +39,12 @@ export function bodyCap(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
     },
   });
   return async function bodyCap(c, next) {
+    if (!hasRequestBody(c)) return next();
+    const declared = declaredBodyLength(c);
+    if (declared !== undefined) {
+      if (declared > maxBytes) throw bodyTooLarge();
+      return next();
+    }
     try {
       return await limit(c, next);
     } catch (error) {
