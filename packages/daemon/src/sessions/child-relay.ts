@@ -86,7 +86,9 @@ export async function relayPermissionRequest(
   const onAbort = () => mediator.cancelRequest(session.sessionId, requestId, "agent_cancelled");
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return toAcpPermissionResponse(await decision);
+    const decided = await decision;
+    if (decidedByVoter(decided)) await afterTheVoteIsAnswered();
+    return toAcpPermissionResponse(decided);
   } finally {
     signal.removeEventListener("abort", onAbort);
     session.touch(clock.now());
@@ -122,4 +124,21 @@ async function journaledAnswer(
     session.workspaceCwd,
     { approvals: deps.journalApprovals === true },
   );
+}
+
+/** A choice, or a user's cancel: what a vote (or a link answer) settles; every other cancel has its reason. */
+function decidedByVoter(decision: PermissionDecision): boolean {
+  return decision.outcome.outcome === "selected" || decision.reason === "user";
+}
+
+/**
+ * Resolves once the vote that settled the request has had its answer written. A vote settles the request
+ * from inside its HTTP handler, and the answer goes out when the handler returns, a few promise steps later in
+ * the same turn of the event loop; relaying the decision at once would write to the agent's pipe first, waking
+ * the agent, which then competes with the rest of the vote for the CPU. Nothing the agent does is promised
+ * before the `200`: the answer is durable in the answer journal by then (docs/restore.md "The guarantees"), and
+ * the vote has already changed everything a client can see (pending requests, `permission_resolved`).
+ */
+function afterTheVoteIsAnswered(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
