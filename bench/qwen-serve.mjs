@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { descendantsOf, isAlive, killTree } from "./process-tree.mjs";
 
@@ -26,6 +26,14 @@ export function daemonUnderTest(argv = process.argv) {
   if (!existsSync(node22) || !existsSync(cli))
     throw new Error(`reference not found (${node22}, ${cli}): run e2e/interop/setup-reference.sh first`);
   return { name: "reference qwen-code 0.24.4 (node 22)", argv: [node22, cli], reference: true };
+}
+
+/** Another built copy of this repository (`dir`), run like ours: for a before/after in one run. */
+export function baselineBuild(dir) {
+  if (dir === undefined) throw new Error("--baseline needs the folder of a built copy of the repository");
+  const cli = resolve(dir, "packages/cli/dist/bin.js");
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build that copy first`);
+  return { name: `baseline ${dir}`, argv: [process.execPath, cli], reference: false };
 }
 
 export function freePort() {

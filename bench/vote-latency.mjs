@@ -6,14 +6,16 @@
 // vote POST -> the `permission_resolved` frame. Prints each one's median, p90 and p99, and ours / reference.
 //
 // Usage (from the repository root, after `npm run build`): node bench/vote-latency.mjs [--runs 100]
+//   [--baseline <dir>]
 // The reference is qwen-code 0.24.4 on Node 22 (e2e/interop/setup-reference.sh); without it only ours runs,
-// and the output says so.
+// and the output says so. `--baseline <dir>` runs another build of ours beside them (a built copy of the
+// repository, e.g. main before a change), its turns in the same rotation: a before/after under one load.
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBenchModel } from "./bench-model.mjs";
 import { openSession, questionTurn } from "./question-turn.mjs";
-import { benchEnv, daemonUnderTest, startServe } from "./qwen-serve.mjs";
+import { baselineBuild, benchEnv, daemonUnderTest, startServe } from "./qwen-serve.mjs";
 import { fmtMs, median, percentile } from "./stats.mjs";
 
 const runsAt = process.argv.indexOf("--runs");
@@ -27,6 +29,8 @@ try {
 } catch (error) {
   console.log(`reference not measured: ${error.message}`);
 }
+const baselineAt = process.argv.indexOf("--baseline");
+if (baselineAt !== -1) daemons.push(baselineBuild(process.argv[baselineAt + 1]));
 
 const model = await startBenchModel();
 const scratch = [];
@@ -62,11 +66,15 @@ try {
       console.log(
         `  ${m.name.padEnd(40)} median ${fmtMs(m.median).padStart(9)}   p90 ${fmtMs(m.p90).padStart(9)}   p99 ${fmtMs(m.p99).padStart(9)}`,
       );
-    const [ours, reference] = measured;
+    const reference = measured.find((m, i) => running[i].daemon.reference);
     if (reference !== undefined)
-      console.log(
-        `  ours / reference: median ${(ours.median / reference.median).toFixed(2)}x, p99 ${(ours.p99 / reference.p99).toFixed(2)}x (target <= 1.00x)`,
-      );
+      for (const [i, m] of measured.entries()) {
+        if (m === reference) continue;
+        const who = i === 0 ? "ours" : "baseline";
+        console.log(
+          `  ${who} / reference: median ${(m.median / reference.median).toFixed(2)}x, p99 ${(m.p99 / reference.p99).toFixed(2)}x (target <= 1.00x)`,
+        );
+      }
   }
 } finally {
   for (const run of running) {
