@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OpenAIChatRequest } from "@qwen-daemon/core";
+import { type OpenAIChatRequest, outboxPath } from "@qwen-daemon/core";
 import {
   askUserQuestionCall,
   DEFAULT_QUESTION,
@@ -19,7 +19,6 @@ import {
 } from "@qwen-daemon/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signCapability } from "../packages/daemon/src/links/capability.js";
-import { outboxPath } from "../packages/daemon/src/notify/outbox.js";
 import { CLI_ENTRY, type DaemonProcess } from "./harness/daemon-process.js";
 import { useE2eWorld } from "./harness/e2e-world.js";
 import { type Notification, Phone } from "./harness/phone.js";

@@ -35,7 +35,7 @@ import { linkActionsMaker } from "./links/link-actions-maker.js";
 import { LinkAnswers } from "./links/link-answers.js";
 import { ensureLinkKey, LinkKey, linkKeyPath } from "./links/link-key.js";
 import { RequestWaits } from "./links/request-waits.js";
-import { fileOutbox, type NotifyOutbox, notifierFromOptions, sharedOutbox } from "./notify/index.js";
+import { decodeOutboxEntry, type NotifyOutbox, notifierFromOptions, notifyOutbox } from "./notify/index.js";
 import { type DaemonOptions, type DaemonOptionsInput, resolveDaemonOptions } from "./options.js";
 import { coreSessionStore } from "./persisted/core-session-store.js";
 import type { SessionStore } from "./persisted/session-store.js";
@@ -89,7 +89,7 @@ export type DaemonInternals = {
   /** Default: the prompt journals in `storage`. */
   promptJournal?: PromptJournal;
   clock?: Clock;
-  /** Where undelivered notifications are kept (default: `$QWEN_HOME/notify/outbox.jsonl`). */
+  /** Where undelivered notifications are kept (default: the storage's outbox, see openDaemonStorage). */
   notifyOutbox?: NotifyOutbox;
   /** Grace before SIGKILL and before open connections are dropped at shutdown (default 5 s). */
   shutdownGraceMs?: number;
@@ -173,11 +173,14 @@ async function configureDaemon(
     clock,
     log,
     linkBase,
-    // Shared storage: the outbox is in the database, claimed by whichever daemon opens it (a dead host's
-    // notifications go out from the next one); else the file under QWEN_HOME.
+    // In the storage chosen (shared storage: claimed by whichever daemon opens it, so a dead host's
+    // notifications go out from the next one); a daemon given its storage keeps it under QWEN_HOME.
     outbox:
       internals.notifyOutbox ??
-      (opened?.outbox !== undefined ? sharedOutbox(opened.outbox, log) : fileOutbox(options.qwenHome, fs)),
+      notifyOutbox(
+        (opened ?? openStorage({ kind: "jsonl", root: options.qwenHome }, { fs })).outbox(decodeOutboxEntry),
+        log,
+      ),
     ...(options.linkTtlMs > 0
       ? {
           actionsFor: linkActionsMaker({
@@ -325,8 +328,9 @@ async function configureDaemon(
 }
 
 /**
- * The storage the daemon keeps its journals in and reads the children's transcripts from: for JSONL, with the
- * daemon's one DurableFs (the outbox's too, so a recorder sees every step); for PostgreSQL, as `owner`.
+ * The storage the daemon keeps its journals and its notification outbox in and reads the children's
+ * transcripts from: for JSONL, with the daemon's one DurableFs (so a recorder sees every step); for
+ * PostgreSQL, as `owner`.
  */
 function openDaemonStorage(
   target: StorageTarget,

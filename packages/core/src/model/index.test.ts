@@ -64,6 +64,7 @@ describe("public API", () => {
         "architectureProblems",
         "askUserQuestionCall",
         "checkToolCallPairing",
+        "describeOutboxStorageContract",
         "describeSessionStorageContract",
         "describeSharedStorageContract",
         "diskStateKey",

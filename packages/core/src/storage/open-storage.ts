@@ -1,10 +1,11 @@
 // The one place the storage backend is chosen. The ACP child (which writes transcripts and ledgers) and the
-// daemon (which writes its journals and reads what the child wrote) both open their storage here, from the
-// same --storage URL (storage-url.ts), so they always agree on it; a new backend is selected here and
-// nowhere else.
+// daemon (which writes its journals and its notification outbox, and reads what the child wrote) both open
+// their storage here, from the same --storage URL (storage-url.ts), so they always agree on it; a new backend
+// is selected here and nowhere else.
 import { type DurableFs, durableFsFromEnv } from "./durable-fs.js";
+import { jsonlOutboxStorage } from "./jsonl/jsonl-outbox.js";
 import { jsonlSessionStorage } from "./jsonl/jsonl-storage.js";
-import type { SharedOutbox } from "./postgres/postgres-outbox.js";
+import type { OpenOutbox } from "./outbox-storage.js";
 import { postgresSessionStorage } from "./postgres/postgres-storage.js";
 import type { SessionLeases, StorageOwner } from "./session-lease.js";
 import type { SessionStorage } from "./session-storage.js";
@@ -37,8 +38,11 @@ export interface OpenStorageOptions {
 export interface OpenedStorage extends SessionStorage {
   /** Undefined for a store one host keeps alone (JSONL), or when opened without an owner. */
   readonly leases: SessionLeases | undefined;
-  /** A daemon's outbox shared by hosts (PostgreSQL with an owner); undefined otherwise. */
-  readonly outbox: SharedOutbox | undefined;
+  /**
+   * Opens the daemon's notification outbox in this storage (outbox-storage.ts): `notify/outbox.jsonl` under
+   * the root, or rows shared by hosts (PostgreSQL: opened with an owner only, it throws without one).
+   */
+  readonly outbox: OpenOutbox;
   /** `jsonl:<folder>` or the URL without its password: safe for logs and /daemon/status. */
   readonly description: string;
   readonly target: StorageTarget;
@@ -50,11 +54,12 @@ export interface OpenedStorage extends SessionStorage {
 export function openStorage(target: StorageTarget, options: OpenStorageOptions = {}): OpenedStorage {
   const description = describeStorage(target);
   if (target.kind === "jsonl") {
-    const storage = openSessionStorage(target.root, options.fs);
+    const fs = options.fs ?? durableFsFromEnv(process.env);
+    const storage = openSessionStorage(target.root, fs);
     return {
       ...storage,
       leases: undefined,
-      outbox: undefined,
+      outbox: (decode) => jsonlOutboxStorage(target.root, decode, { fs }),
       description,
       target,
       ready: () => Promise.resolve(),
@@ -71,7 +76,11 @@ export function openStorage(target: StorageTarget, options: OpenStorageOptions =
     log: storage.log,
     listSessions: storage.listSessions,
     leases: storage.leases,
-    outbox: storage.outbox,
+    outbox:
+      storage.outbox ??
+      (() => {
+        throw new Error("A PostgreSQL outbox is held by an owner: open the storage with one");
+      }),
     description,
     target,
     ready: storage.ready,

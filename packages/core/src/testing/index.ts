@@ -32,6 +32,7 @@ export {
   type ModuleGraph,
   moduleGraph,
 } from "./module-graph.js";
+export { describeOutboxStorageContract, type OutboxUnderTest } from "./outbox-contract.js";
 export { afterPowerLoss, type DiskState, diskStateKey, withoutPowerLoss } from "./power-loss-model.js";
 export {
   describeSharedStorageContract,

@@ -2,7 +2,7 @@
 // function the daemon's wiring calls.
 import type { Clock } from "../events/clock.js";
 import { Notifier, type NotifierOptions } from "./notifier.js";
-import { fileOutbox, type NotifyOutbox } from "./outbox.js";
+import type { NotifyOutbox } from "./outbox.js";
 import { commandSender, type Sender, webhookSender } from "./senders.js";
 
 export { Notifier, type NotifierStats } from "./notifier.js";
@@ -13,16 +13,14 @@ export {
   offeredOptionsOf,
   sessionLink,
 } from "./notify-event.js";
-export { fileOutbox, memoryOutbox, type NotifyOutbox, outboxPath } from "./outbox.js";
+export { decodeOutboxEntry, memoryOutbox, type NotifyOutbox, notifyOutbox } from "./outbox.js";
 export { commandSender, type Sender, webhookSender, webhookSignature } from "./senders.js";
-export { sharedOutbox } from "./shared-outbox.js";
 
 export type NotifyOptions = {
   notifyCommand?: readonly string[] | undefined;
   notifyWebhook?: string | undefined;
   notifySecret?: string | undefined;
   notifyDelayMs: number;
-  qwenHome: string;
 };
 
 /** The notifier the options ask for, or undefined when no receiver is configured. */
@@ -32,7 +30,7 @@ export function notifierFromOptions(
     clock: Clock;
     log: (line: string) => void;
     linkBase: () => string;
-    outbox?: NotifyOutbox | undefined;
+    outbox: NotifyOutbox;
     actionsFor?: NotifierOptions["actionsFor"];
   },
 ): Notifier | undefined {
@@ -43,7 +41,7 @@ export function notifierFromOptions(
   if (senders.length === 0) return undefined;
   return new Notifier({
     senders,
-    outbox: io.outbox ?? fileOutbox(options.qwenHome),
+    outbox: io.outbox,
     delayMs: options.notifyDelayMs,
     clock: io.clock,
     log: io.log,

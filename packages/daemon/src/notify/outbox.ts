@@ -1,20 +1,27 @@
 // The durable outbox: notifications not delivered yet, so one that was due when the daemon crashed goes out
-// after it restarts (no boot scan of sessions). `$QWEN_HOME/notify/outbox.jsonl`, one JSON record per line:
-// `add` (fsynced before the notification counts as scheduled), `retry`, `close` and `told` (a waiting question
-// or approval was delivered: a restored daemon that asks it again does not tell it again). Loading folds the
-// lines into the open entries and the newest told ids and rewrites the file with only those, so it stays
-// small; a torn or foreign line is
-// skipped and counted. Delivery is at least once: a crash between a send and its `close` line sends again
-// (receivers deduplicate by the event's `id`). The file steps go through core's DurableFs: the `notify/`
-// folder, the file's name and the compaction's rename are durable on power loss, not only the lines.
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { DurableFs } from "@qwen-daemon/core";
+// after it restarts (no boot scan of sessions), and the ids of waiting questions and approvals already told
+// (a restored daemon that asks one again does not tell it again). It is kept in the daemon's storage, chosen
+// with the rest of it (core's OutboxStorage: `notify/outbox.jsonl` under QWEN_HOME, or rows of PostgreSQL
+// shared by hosts; docs/storage.md "The notification outbox"): an `add` is durable before the notification
+// counts as scheduled, a retry stores the whole entry, a close removes it. Delivery is at least once: a crash
+// between a send and its close sends again (receivers deduplicate by the event's `id`).
+// Loading claims the entries no live daemon holds (this one's, and, in a shared store, a dead host's), so a
+// notification due on a host that died is delivered by the next daemon that opens the outbox, once: the
+// entry moves to it, it is not copied. An entry this daemon lost to another (it was frozen past its claim)
+// is left to its new holder.
+import {
+  type MemoryOutboxStorage,
+  memoryOutboxStorage,
+  type OutboxChange,
+  type OutboxStorage,
+} from "@qwen-daemon/core";
 import { z } from "zod";
 import { NotifyEvent } from "./notify-event.js";
 import { MAX_TOLD, type OutboxEntry, type PlanAction } from "./notify-plan.js";
 
-/** One outbox entry as stored (an `add` line, a shared outbox item). */
+export type { OutboxRecord } from "@qwen-daemon/core";
+
+/** One outbox entry as stored. */
 export const OutboxEntryRecord = z.object({
   key: z.string().min(1),
   sender: z.string().min(1),
@@ -22,134 +29,82 @@ export const OutboxEntryRecord = z.object({
   dueAt: z.number(),
   attempts: z.number().int().min(0),
 });
-export const OutboxRecord = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("add"), entry: OutboxEntryRecord }),
-  z.object({ op: z.literal("retry"), key: z.string(), attempts: z.number().int().min(0), dueAt: z.number() }),
-  z.object({
-    op: z.literal("close"),
-    key: z.string(),
-    outcome: z.enum(["delivered", "cancelled", "superseded", "failed", "dropped"]),
-  }),
-  z.object({ op: z.literal("told"), id: z.string().min(1) }),
-]);
-export type OutboxRecord = z.infer<typeof OutboxRecord>;
+
+/** A stored entry, or undefined when it is not one (damaged: skipped and counted). */
+export function decodeOutboxEntry(value: unknown): OutboxEntry | undefined {
+  const parsed = OutboxEntryRecord.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /** `told`: the ids of questions and approvals delivered (newest MAX_TOLD), so a restart does not tell them again. */
 export type OutboxLoad = { entries: OutboxEntry[]; corrupt: number; told: string[] };
 
 export interface NotifyOutbox {
-  /** The open entries (and compacts the store). */
+  /** The entries to deliver that this outbox did not give out yet (and compacts the store). */
   load(): Promise<OutboxLoad>;
   /** Records what the planner decided; resolves once it is stored (an `add` durably). */
   write(actions: readonly PlanAction[]): Promise<void>;
 }
 
-/** The open entries a sequence of outbox lines leaves, in the order they were added. Pure. */
-export function foldOutbox(lines: readonly string[]): OutboxLoad {
-  const open = new Map<string, OutboxEntry>();
-  const told = new Set<string>();
-  let corrupt = 0;
-  for (const line of lines) {
-    if (line.trim() === "") continue;
-    let parsed: ReturnType<typeof OutboxRecord.safeParse>;
-    try {
-      parsed = OutboxRecord.safeParse(JSON.parse(line));
-    } catch {
-      corrupt += 1;
-      continue;
-    }
-    if (!parsed.success) {
-      corrupt += 1;
-      continue;
-    }
-    const record = parsed.data;
-    if (record.op === "add") open.set(record.entry.key, record.entry);
-    else if (record.op === "close") open.delete(record.key);
-    else if (record.op === "told") {
-      told.delete(record.id);
-      told.add(record.id);
-    } else {
-      const entry = open.get(record.key);
-      if (entry) Object.assign(entry, { attempts: record.attempts, dueAt: record.dueAt });
-    }
-  }
-  return { entries: [...open.values()], corrupt, told: [...told].slice(-MAX_TOLD) };
-}
-
-export function outboxPath(qwenHome: string): string {
-  return join(qwenHome, "notify", "outbox.jsonl");
-}
-
-/** Rewrites the file with only the open entries once this many lines were appended since the last time. */
-const COMPACT_AFTER_LINES = 2000;
-
-/** `fs` is the daemon's DurableFs (the one its session storage uses, so a recorder sees every step). */
-export function fileOutbox(qwenHome: string, fs: DurableFs = new DurableFs()): NotifyOutbox {
-  const path = outboxPath(qwenHome);
-  const files = { root: qwenHome, fileMode: 0o600, dirMode: 0o700 };
+export function notifyOutbox(storage: OutboxStorage<OutboxEntry>, log: (line: string) => void): NotifyOutbox {
+  // The entries this daemon holds: a retry (which names only what changed) stores the whole entry, and a
+  // claim again (after each lease renewal) gives out only what is new.
+  const held = new Map<string, OutboxEntry>();
   let tail: Promise<void> = Promise.resolve();
-  let appended = 0;
 
-  const rewrite = async ({ entries, told }: Pick<OutboxLoad, "entries" | "told">) => {
-    const text = [
-      ...told.map((id) => `${JSON.stringify({ op: "told", id })}\n`),
-      ...entries.map((entry) => `${JSON.stringify({ op: "add", entry })}\n`),
-    ].join("");
-    await fs.replaceFile(path, text, files);
-    appended = 0;
+  const changeOf = (action: PlanAction): OutboxChange<OutboxEntry> | undefined => {
+    if (action.op === "add") return { op: "put", key: action.entry.key, item: action.entry };
+    if (action.op === "close") return { op: "remove", key: action.key, reason: action.outcome };
+    if (action.op === "told") return { op: "note", id: action.id };
+    const entry = held.get(action.key);
+    return entry === undefined
+      ? undefined
+      : { op: "update", key: action.key, item: { ...entry, attempts: action.attempts, dueAt: action.dueAt } };
   };
 
-  const readLines = async (): Promise<string[]> => {
-    try {
-      return (await readFile(path, "utf8")).split("\n");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
-  };
-
-  const append = async (actions: readonly PlanAction[]) => {
-    if (actions.length === 0) return;
-    // What must survive a crash is a scheduled notification; a lost close only means a duplicate.
-    await fs.appendText(path, actions.map((a) => `${JSON.stringify(a)}\n`).join(""), {
-      ...files,
-      durable: actions.some((a) => a.op === "add"),
+  // The planner's actions of one decision are one write: a delivery's close and its told land together.
+  const apply = async (actions: readonly PlanAction[]): Promise<void> => {
+    const changes = actions.flatMap((action) => changeOf(action) ?? []);
+    const done = await storage.write(changes);
+    changes.forEach((change, i) => {
+      if (change.op === "put" || (change.op === "update" && done[i]))
+        held.set(change.key, { ...change.item });
+      else if (change.op === "update" || change.op === "remove") {
+        held.delete(change.key);
+        if (!done[i])
+          log(`qwen serve: notify outbox: ${change.key} is held by another daemon now; left to it`);
+      }
     });
-    appended += actions.length;
-    if (appended >= COMPACT_AFTER_LINES) await rewrite(foldOutbox(await readLines()));
-  };
-
-  // One write at a time, in order; a failed write is reported to its caller and does not stop the next.
-  const serial = <T>(run: () => Promise<T>): Promise<T> => {
-    const result = tail.then(run);
-    tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
   };
 
   return {
-    load: () =>
-      serial(async () => {
-        const folded = foldOutbox(await readLines());
-        await rewrite(folded);
-        return folded;
-      }),
-    write: (actions) => serial(() => append(actions)),
-  };
-}
-
-/** An outbox in memory (tests; an embedder that wants no files). */
-export function memoryOutbox(
-  initial: readonly OutboxRecord[] = [],
-): NotifyOutbox & { records: OutboxRecord[] } {
-  const records: OutboxRecord[] = [...initial];
-  return {
-    records,
-    load: async () => foldOutbox(records.map((r) => JSON.stringify(r))),
-    write: async (actions) => {
-      records.push(...actions);
+    async load() {
+      const { items, corrupt } = await storage.claim();
+      const entries: OutboxEntry[] = [];
+      for (const { key, item } of items) {
+        if (held.has(key)) continue;
+        entries.push(item);
+        held.set(key, { ...item });
+      }
+      return { entries, corrupt, told: await storage.notes(MAX_TOLD) };
+    },
+    write(actions) {
+      // One write at a time, in order; a failed write is reported to its caller and does not stop the next.
+      const run = tail.then(() => apply(actions));
+      tail = run.catch(() => undefined);
+      return run;
     },
   };
+}
+
+/**
+ * An outbox in memory (tests; an embedder that wants no files). Over the `records` of another one, it is
+ * that outbox opened again (a restart).
+ */
+export function memoryOutbox(
+  records?: MemoryOutboxStorage<OutboxEntry>["records"],
+  log: (line: string) => void = () => {},
+): NotifyOutbox & { records: MemoryOutboxStorage<OutboxEntry>["records"] } {
+  const storage = memoryOutboxStorage(decodeOutboxEntry, records === undefined ? {} : { records });
+  return { ...notifyOutbox(storage, log), records: storage.records };
 }

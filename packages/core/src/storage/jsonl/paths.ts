@@ -1,6 +1,6 @@
 // The on-disk layout of docs/protocol.md "On disk":
 //   $QWEN_HOME (default ~/.qwen)/projects/<cwd with "/" -> "-">/chats/<sessionId>.jsonl (+ .ledger.jsonl,
-//   + .answers.jsonl and .prompts.jsonl written by the daemon)
+//   + .answers.jsonl and .prompts.jsonl written by the daemon), and the daemon's $QWEN_HOME/notify/outbox.jsonl
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { assertValidSessionId, isValidSessionId } from "../session-id.js";
@@ -57,6 +57,14 @@ export function namesPath(qwenHome: string, cwd: string, sessionId: string): str
 export function promptsPath(qwenHome: string, cwd: string, sessionId: string): string {
   assertValidSessionId(sessionId);
   return join(chatsDir(qwenHome, cwd), `${sessionId}${PROMPTS_SUFFIX}`);
+}
+
+/**
+ * The daemon's notification outbox (jsonl/jsonl-outbox.ts): what it has not delivered yet, and what it told.
+ * One per QWEN_HOME, beside the projects.
+ */
+export function outboxPath(qwenHome: string): string {
+  return join(qwenHome, "notify", "outbox.jsonl");
 }
 
 /** The session id a transcript file name stands for, or undefined for ledgers, journals and foreign files. */

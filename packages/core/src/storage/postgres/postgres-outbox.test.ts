@@ -1,6 +1,9 @@
-// The outbox in PostgreSQL (postgres-outbox.ts): an item is held by one owner; another daemon claims it only
-// once that owner's claim ran out, and from then on the old owner can neither change nor close it.
+// The outbox in PostgreSQL (postgres-outbox.ts): the contract every outbox keeps, and what only a store
+// shared by hosts does: an item is held by one owner; another daemon claims it only once that owner's claim
+// ran out, and from then on the old owner can neither change nor close it.
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { describeOutboxStorageContract } from "../../testing/outbox-contract.js";
+import type { OutboxChange, OutboxStorage } from "../outbox-storage.js";
 import type { StorageOwner } from "../session-lease.js";
 import { type PostgresSessionStorage, postgresSessionStorage } from "./postgres-storage.js";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database.js";
@@ -8,6 +11,39 @@ import { createTestDatabase, type TestDatabase } from "./testing/test-database.j
 const serverUrl = inject("postgresUrl");
 const A: StorageOwner = { id: "daemon_a", url: "http://a.example" };
 const B: StorageOwner = { id: "daemon_b", url: "http://b.example" };
+
+describeOutboxStorageContract(
+  "PostgreSQL",
+  async () => {
+    const db = await createTestDatabase(serverUrl);
+    let commits = 0;
+    const storage = postgresSessionStorage({
+      url: db.url,
+      owner: A,
+      leaseMs: 60_000,
+      onDurable: () => commits++,
+    });
+    return {
+      open(decode) {
+        if (storage.outbox === undefined) throw new Error("an owned storage has an outbox");
+        return storage.outbox(decode);
+      },
+      syncs: () => commits,
+      async damage(how) {
+        // What a bad copy of the table would hold: an item cut short, or one that is JSON but no record.
+        await db.query(
+          "INSERT INTO qwen_outbox_item (key, item, owner_id, expires_at) VALUES ($1, $2, $3, clock_timestamp())",
+          [`damaged-${commits}-${Math.random()}`, how === "torn" ? '{"n": 7, "te' : "[]", A.id],
+        );
+      },
+      async dispose() {
+        await storage.close();
+        await db.drop();
+      },
+    };
+  },
+  { describe, it },
+);
 
 let db: TestDatabase | undefined;
 const opened: PostgresSessionStorage[] = [];
@@ -21,9 +57,25 @@ async function outboxOf(owner: StorageOwner, leaseMs: number) {
   db ??= await createTestDatabase(serverUrl);
   const storage = postgresSessionStorage({ url: db.url, owner, leaseMs });
   opened.push(storage);
-  const outbox = storage.outbox;
-  if (outbox === undefined) throw new Error("an owned storage has an outbox");
-  return { storage, outbox };
+  if (storage.outbox === undefined) throw new Error("an owned storage has an outbox");
+  // Items are texts here: what they hold is the daemon's business.
+  return {
+    storage,
+    outbox: oneAtATime(storage.outbox((value) => (typeof value === "string" ? value : undefined))),
+  };
+}
+
+/** The outbox one change at a time; a claim gives the items held. */
+function oneAtATime(outbox: OutboxStorage<string>) {
+  const one = async (change: OutboxChange<string>) => (await outbox.write([change]))[0];
+  return {
+    claim: async () => (await outbox.claim()).items,
+    put: async (key: string, item: string) => void (await one({ op: "put", key, item })),
+    update: (key: string, item: string) => one({ op: "update", key, item }),
+    remove: (key: string) => one({ op: "remove", key }),
+    note: async (id: string) => void (await one({ op: "note", id })),
+    notes: (limit: number) => outbox.notes(limit),
+  };
 }
 
 describe("the PostgreSQL outbox", () => {

@@ -11,6 +11,7 @@
 // `pg` is loaded on first use, so a process that never opens PostgreSQL never loads the driver.
 
 import { logItemText } from "../log-item-text.js";
+import type { OpenOutbox } from "../outbox-storage.js";
 import { assertValidSessionId } from "../session-id.js";
 import { SessionFencedError, type StorageOwner } from "../session-lease.js";
 import type {
@@ -28,7 +29,7 @@ import { SessionLogNotFoundError } from "../session-storage.js";
 import { WriteQueue } from "../write-queue.js";
 import { connectDb, type Db } from "./db.js";
 import { PostgresLeases } from "./postgres-leases.js";
-import { postgresOutbox, type SharedOutbox } from "./postgres-outbox.js";
+import { postgresOutboxStorage } from "./postgres-outbox.js";
 
 export interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database (a secret: shown only through redactStorageUrl). */
@@ -50,8 +51,8 @@ export interface PostgresStorageOptions {
 
 export interface PostgresSessionStorage extends SessionStorage {
   readonly leases: PostgresLeases | undefined;
-  /** The owner's outbox (with an owner only). */
-  readonly outbox: SharedOutbox | undefined;
+  /** Opens the owner's outbox (with an owner only). */
+  readonly outbox: OpenOutbox | undefined;
   /** Connects and migrates the schema (every operation waits for it too); rejects with a redacted error. */
   ready(): Promise<void>;
   /** Closes the connections; the storage is unusable afterwards. */
@@ -64,10 +65,14 @@ const SCAN_PAGE = 64;
 export function postgresSessionStorage(options: PostgresStorageOptions): PostgresSessionStorage {
   const db = connectDb(options.url, options);
   const leaseMs = options.leaseMs ?? 15_000;
-  const leases = options.owner === undefined ? undefined : new PostgresLeases(db, options.owner, leaseMs);
+  const owner = options.owner;
+  const leases = owner === undefined ? undefined : new PostgresLeases(db, owner, leaseMs);
   return {
     leases,
-    outbox: options.owner === undefined ? undefined : postgresOutbox(db, options.owner, leaseMs),
+    outbox:
+      owner === undefined
+        ? undefined
+        : (decode) => postgresOutboxStorage(db, owner, leaseMs, decode, options.onDurable),
     log: <T>(
       key: SessionKey,
       kind: SessionLogKind,
