@@ -125,4 +125,28 @@ describe("the PostgreSQL outbox", () => {
     expect(await b.outbox.notes(2)).toEqual(["q2", "q3"]);
     expect(await a.outbox.notes(10)).toEqual(["q1", "q2", "q3"]);
   });
+
+  it("stores none of a write's changes when one of them fails (one transaction)", async () => {
+    db ??= await createTestDatabase(serverUrl);
+    const storage = postgresSessionStorage({ url: db.url, owner: A, leaseMs: 60_000 });
+    opened.push(storage);
+    const outbox = storage.outbox?.((value) => (typeof value === "string" ? value : undefined));
+    await outbox?.write([
+      { op: "put", key: "k1", item: "one" },
+      { op: "put", key: "k2", item: "two" },
+    ]);
+    // A put under a key already stored fails in the database, after the removal and the note before it ran.
+    await expect(
+      outbox?.write([
+        { op: "remove", key: "k1" },
+        { op: "note", id: "q1" },
+        { op: "put", key: "k2", item: "again" },
+      ]),
+    ).rejects.toThrow(/duplicate key/);
+    expect((await outbox?.claim())?.items).toEqual([
+      { key: "k1", item: "one" },
+      { key: "k2", item: "two" },
+    ]);
+    expect(await outbox?.notes(10)).toEqual([]);
+  });
 });
