@@ -7,6 +7,7 @@ import {
   EXTERNAL_TOOL_GUARD_READY_META_KEY,
   EXTERNAL_TOOL_GUARD_REQUIRED,
   ExtensionMethod,
+  kindSwitchesOf,
   LoadUpdatesParams,
   SessionContinueParams,
   SpecExtensionMethod,
@@ -21,7 +22,6 @@ import {
 } from "./external-tool-guard.js";
 import type { Logger } from "./logger.js";
 import type { AcpChildOptions } from "./options.js";
-import { kindSwitchesOf } from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import type { AcpSession } from "./session.js";
 import { isApprovalMode, modeState } from "./session-modes.js";

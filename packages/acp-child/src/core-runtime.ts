@@ -30,7 +30,7 @@ import {
   TranscriptNotFoundError,
   type TranscriptRecord,
 } from "@qwen-daemon/core";
-import { RESTORE_KIND_NAMES } from "@qwen-daemon/core/protocol";
+import { pickRestoreSwitches, RESTORE_KIND_NAMES } from "@qwen-daemon/core/protocol";
 import type { Logger } from "./logger.js";
 import { toMcpServerConfigs } from "./mcp-servers.js";
 import type { AcpChildOptions } from "./options.js";
@@ -86,8 +86,7 @@ export function createCoreRuntime({
 
   const open = async (args: OpenSessionArgs, load?: LoadArgs): Promise<RuntimeSession> => {
     const config = new Config({
-      restoreAskUserQuestion: options.restoreAskUserQuestion,
-      restorePendingApprovals: options.restorePendingApprovals,
+      ...pickRestoreSwitches(options),
       approvalMode: args.approvalMode,
       experimentalLsp: options.experimentalLsp,
     });

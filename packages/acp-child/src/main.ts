@@ -4,6 +4,7 @@ import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { STORAGE_ENV } from "@qwen-daemon/core";
 import { dropAgentOnlyEnv } from "@qwen-daemon/core/agent-process-env";
+import { RESTORE_KINDS } from "@qwen-daemon/core/protocol";
 import pkg from "../package.json" with { type: "json" };
 import { createAcpAgent } from "./agent.js";
 import { createCoreRuntime } from "./core-runtime.js";
@@ -88,8 +89,7 @@ export function startAcpAgent(run: RunAcpAgentOptions): RunningAcpAgent {
     log.warn("external tool guard requested without a parent capability: ignored (no ack will be sent)");
   const runtime = run.runtime ?? createCoreRuntime({ env, options, log });
   log.info(
-    `ACP agent ready (restore-ask-user-question ${options.restoreAskUserQuestion ? "on" : "off"}, ` +
-      `restore-pending-approvals ${options.restorePendingApprovals ? "on" : "off"}` +
+    `ACP agent ready (${RESTORE_KINDS.map((kind) => `${kind.flag.slice("--".length)} ${options[kind.switch] ? "on" : "off"}`).join(", ")}` +
       `${options.experimentalLsp ? ", experimental LSP requested (no LSP features yet)" : ""})`,
   );
   const acp = createAcpAgent({

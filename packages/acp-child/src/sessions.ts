@@ -23,17 +23,22 @@ import {
   RESTORE_KIND_NAMES,
   type RestoreKindName,
   type RestoreKindSwitches,
-  RestoreKinds,
   USER_MESSAGE_ID_META_KEY,
 } from "@qwen-daemon/core/protocol";
-import { AGENT_RESTORES, restorableCallIds } from "./agent-restores.js";
 import { type ClientServices, NO_CLIENT_SERVICES } from "./client-services.js";
 import type { PrivateParentGate } from "./external-tool-guard.js";
 import { givenAnswersOf } from "./given-answers.js";
 import type { Logger } from "./logger.js";
 import { promptToParts } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
-import { restoreHintMeta, restoreToHint, type Suppress, unionOf } from "./restore.js";
+import {
+  restorableCallIds,
+  restoreHintMeta,
+  restorePromptKind,
+  restoreToHint,
+  suppressOf,
+  unionOf,
+} from "./restore.js";
 import type { AgentRuntime } from "./runtime.js";
 import { AcpSession } from "./session.js";
 import { configChoiceOf, configOptions } from "./session-config.js";
@@ -233,12 +238,10 @@ export class AcpSessions {
     let saved = false;
     const { switches } = this.deps;
     // A restore prompt (the daemon's hint key), meaningful only with that kind's switch on.
-    const restoring = RESTORE_KIND_NAMES.find(
-      (kind) => switches[kind] && metaFlag(meta, RestoreKinds[kind].hintMetaKey),
-    );
+    const restoring = restorePromptKind(switches, meta);
     const stopReason = await session.runTurn(async (signal) => {
       if (restoring !== undefined) {
-        return (await AGENT_RESTORES[restoring].run(session.agent, { promptId, signal })).stopReason;
+        return (await session.agent.restore(restoring, { promptId, signal })).stopReason;
       }
       if (metaFlag(meta, CONTINUE_LAST_TURN_META_KEY)) {
         return (await session.agent.continueLastTurn({ promptId, signal })).stopReason ?? "end_turn";
@@ -247,7 +250,7 @@ export class AcpSessions {
       // is asked again first, under a prompt id of its own, and this prompt runs once that turn has ended.
       const pending = this.services.restorePrompt ? undefined : this.pendingRestore(session);
       if (pending) {
-        const restored = await AGENT_RESTORES[pending].run(session.agent, { promptId: this.newId(), signal });
+        const restored = await session.agent.restore(pending, { promptId: this.newId(), signal });
         if (restored.stopReason === "cancelled") return "cancelled";
       }
       const result = await session.agent.prompt(promptToParts(params.prompt), {
@@ -274,7 +277,7 @@ export class AcpSessions {
       finalizeDangling: !session.promptActive,
       skipFinalizeCallIds: unionOf(
         ...RESTORE_KIND_NAMES.map((kind) =>
-          switches[kind] && !suppress[kind] ? restorableCallIds(kind, session.agent) : undefined,
+          switches[kind] && !suppress[kind] ? restorableCallIds(session.agent.restorable(kind)) : undefined,
         ),
       ),
       describe: this.describe(session.cwd),
@@ -287,7 +290,7 @@ export class AcpSessions {
       switches: this.deps.switches,
       suppress: suppressOf(meta),
       promptActive: session.promptActive,
-      restorable: (kind) => AGENT_RESTORES[kind].restorable(session.agent) !== undefined,
+      restorable: (kind) => session.agent.restorable(kind) !== undefined,
       answeredTail: () => session.agent.answeredTail(),
     });
   }
@@ -298,7 +301,7 @@ export class AcpSessions {
       switches: this.deps.switches,
       suppress: suppressOf(undefined),
       promptActive: false,
-      restorable: (kind) => AGENT_RESTORES[kind].restorable(session.agent) !== undefined,
+      restorable: (kind) => session.agent.restorable(kind) !== undefined,
       answeredTail: () => session.agent.answeredTail(),
     });
   }
@@ -306,9 +309,7 @@ export class AcpSessions {
   /** Either restore would refuse a generic continue: it would fail the calls a restore asks again. */
   restorable(session: AcpSession): boolean {
     const { switches } = this.deps;
-    return RESTORE_KIND_NAMES.some(
-      (kind) => switches[kind] && AGENT_RESTORES[kind].restorable(session.agent) !== undefined,
-    );
+    return RESTORE_KIND_NAMES.some((kind) => switches[kind] && session.agent.restorable(kind) !== undefined);
   }
 
   /**
@@ -462,11 +463,4 @@ function offsetOfCursor(cursor: string, cwd: string): number {
     );
   }
   return offset;
-}
-
-/** What a load/resume request says the daemon will refuse to restore (each switch has its own key). */
-function suppressOf(meta: Meta | null | undefined): Suppress {
-  const suppress = {} as Suppress;
-  for (const kind of RESTORE_KIND_NAMES) suppress[kind] = metaFlag(meta, RestoreKinds[kind].suppressMetaKey);
-  return suppress;
 }

@@ -1,6 +1,7 @@
 // The HTTP surface: middleware in order (host, origin, pre-auth routes, auth), then the API routes, and
 // the one error handler. Pure wiring: everything it serves comes in through `AppDeps`.
 
+import { pickRestoreSwitches } from "@qwen-daemon/core/restore-kinds";
 import { Hono } from "hono";
 import type { BufferBudget } from "./budget/buffer-budget.js";
 import type { Clock } from "./events/clock.js";
@@ -92,8 +93,7 @@ export function createApp(deps: AppDeps): Hono {
     capabilitiesRoutes(() => ({
       workspaceCwd: sessions.workspace,
       permissionPolicy: sessions.mediator.policy,
-      restoreAskUserQuestion: sessions.restoreAskUserQuestion,
-      restorePendingApprovals: sessions.restorePendingApprovals,
+      ...pickRestoreSwitches(sessions.options),
       authRequired: deps.token !== undefined,
       allowOrigins: deps.allowOrigins,
       limits: {

@@ -9,7 +9,7 @@
 // flag, its `QWEN_SERVE_<FLAG>` variable and its help, and passes the value through; the edge-value test
 // in the cli (serve-options.test.ts) walks it through both parsers.
 
-import { type RestoreKind, RestoreKinds } from "@qwen-daemon/core/restore-kinds";
+import { RESTORE_KINDS, type RestoreKind, type RestoreSwitchName } from "@qwen-daemon/core/restore-kinds";
 import {
   DEFAULT_PERMISSION_POLICY,
   PERMISSION_POLICIES,
@@ -28,6 +28,11 @@ function restoreSwitchSpec(kind: RestoreKind) {
     description: kind.serveHelp,
   } as const;
 }
+
+/** One option per row of the restore-kind table, named by its switch, in the table's order. */
+const RESTORE_SWITCH_SPECS = Object.fromEntries(
+  RESTORE_KINDS.map((kind) => [kind.switch, restoreSwitchSpec(kind)]),
+) as { readonly [K in RestoreSwitchName]: ReturnType<typeof restoreSwitchSpec> };
 
 /** Node's timers fire at once for delays above this (2^31 - 1 ms, ~24.8 days), so no timeout may exceed it. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -277,8 +282,7 @@ export const DAEMON_OPTION_SPECS = {
     description: "Forward the LSP opt-in to the agent processes",
   },
   // The restore switches: flag and help are their rows' in the restore-kind table.
-  restoreAskUserQuestion: restoreSwitchSpec(RestoreKinds.question),
-  restorePendingApprovals: restoreSwitchSpec(RestoreKinds.approvals),
+  ...RESTORE_SWITCH_SPECS,
   notifyCommand: {
     type: "string",
     flag: "notify-command",

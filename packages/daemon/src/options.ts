@@ -3,6 +3,7 @@
 // daemon (child command, storage root, log sink).
 import { isAbsolute } from "node:path";
 import { resolveQwenHome } from "@qwen-daemon/core";
+import { RESTORE_KINDS, type RestoreSwitchName } from "@qwen-daemon/core/restore-kinds";
 import { z } from "zod";
 import { defaultChildCommand } from "./bridge/default-child-command.js";
 import {
@@ -16,6 +17,11 @@ import { PermissionPolicy } from "./permission/policy.js";
 const S = DAEMON_OPTION_SPECS;
 export const DEFAULT_PORT = S.port.default;
 export const DEFAULT_HOSTNAME = S.hostname.default;
+
+/** The restore switches, one per row of the restore-kind table, each off unless turned on. */
+const RESTORE_SWITCH_SCHEMAS = Object.fromEntries(
+  RESTORE_KINDS.map((kind) => [kind.switch, z.boolean().default(S[kind.switch].default)]),
+) as { readonly [K in RestoreSwitchName]: z.ZodDefault<z.ZodBoolean> };
 
 /** An int option within its spec's bounds. */
 const int = (spec: IntOptionSpec) => z.number().int().min(spec.min).max(spec.max);
@@ -68,8 +74,7 @@ export const DaemonOptions = z.object({
   sessionIdleTimeoutMs: int(S.sessionIdleTimeoutMs).default(S.sessionIdleTimeoutMs.default),
   permissionPolicy: PermissionPolicy.default(S.permissionPolicy.default),
   consensusQuorum: int(S.consensusQuorum).optional(),
-  restoreAskUserQuestion: z.boolean().default(S.restoreAskUserQuestion.default),
-  restorePendingApprovals: z.boolean().default(S.restorePendingApprovals.default),
+  ...RESTORE_SWITCH_SCHEMAS,
   experimentalLsp: z.boolean().default(S.experimentalLsp.default),
   /** A JSON array (as the flag gives it) or the array itself; the daemon works with the array. */
   notifyCommand: z

@@ -17,6 +17,7 @@ import {
   type StorageTarget,
   storageEnvironment,
 } from "@qwen-daemon/core";
+import { pickRestoreSwitches } from "@qwen-daemon/core/restore-kinds";
 import { type AnswerJournal, storedAnswerJournal } from "./answers/answer-journal.js";
 import { createApp } from "./app.js";
 import { type EarlyServer, listenEarly } from "./boot/early-server.js";
@@ -198,8 +199,7 @@ async function configureDaemon(
   const buffers = new BufferBudget(options.bufferBudgetMb * 1024 * 1024);
   const sessions = new Sessions({
     workspace: options.workspace,
-    restoreAskUserQuestion: options.restoreAskUserQuestion,
-    restorePendingApprovals: options.restorePendingApprovals,
+    ...pickRestoreSwitches(options),
     maxSessions: options.maxSessions,
     maxPendingPromptsPerSession: options.maxPendingPromptsPerSession,
     eventRingSize: options.eventRingSize,

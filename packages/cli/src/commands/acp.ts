@@ -1,8 +1,8 @@
 // `qwen --acp`: an ACP agent on stdio. stdout carries protocol frames only; everything else goes to stderr.
 // bin.ts imports this module lazily, so the agent is imported statically here: one chunk hop, not two.
 import { runAcpAgent } from "@qwen-daemon/acp-child";
+import { effectiveRestoreSwitches } from "@qwen-daemon/core/restore-kinds";
 import type { AgentModeFlags } from "../acp-args.js";
-import { effectiveRestoreAskUserQuestion, effectiveRestorePendingApprovals } from "../acp-args.js";
 
 export async function runAcp(flags: AgentModeFlags): Promise<void> {
   await runAcpAgent({
@@ -11,8 +11,7 @@ export async function runAcp(flags: AgentModeFlags): Promise<void> {
     env: process.env,
     handleSignals: true,
     options: {
-      restoreAskUserQuestion: effectiveRestoreAskUserQuestion(flags),
-      restorePendingApprovals: effectiveRestorePendingApprovals(flags),
+      ...effectiveRestoreSwitches(flags.acp, flags),
       experimentalLsp: flags.experimentalLsp,
       ...(flags.storage !== undefined ? { storage: flags.storage } : {}),
     },

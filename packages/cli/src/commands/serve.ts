@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 // Node builtins only (a test in the daemon pins that); the rest of the daemon is imported once the socket is
 // bound and the child is started.
 import { agentOnlyEnv } from "@qwen-daemon/core/agent-process-env";
+import { RESTORE_KINDS } from "@qwen-daemon/core/restore-kinds";
 import { absoluteStorageValue, agentStorageEnv } from "@qwen-daemon/core/storage-env";
 import { childEnvironment, listenEarly, spawnChildChannel } from "@qwen-daemon/daemon/boot";
 import { acpChildExtraArgs } from "../acp-child-extra-args.js";
@@ -126,8 +127,9 @@ export async function runServe(flags: ServeFlags, env: NodeJS.ProcessEnv = proce
     `  storage:    ${daemon.storage}`,
     `  model:      ${describeModelProvider(createModelProvider(modelConfig))}`,
     `  policy:     ${flags.permissionPolicy}`,
-    `  restore ask_user_question: ${flags.restoreAskUserQuestion ? "on" : "off (--restore-ask-user-question to enable)"}`,
-    `  restore pending approvals: ${flags.restorePendingApprovals ? "on" : "off (--restore-pending-approvals to enable)"}`,
+    ...RESTORE_KINDS.map(
+      (kind) => `  restore ${kind.label}: ${flags[kind.switch] ? "on" : `off (${kind.flag} to enable)`}`,
+    ),
   ];
   // A generated token has already been printed once, on stderr, by the daemon itself.
   lines.push(`  auth:       ${daemon.token ? "bearer token required" : "none (loopback only)"}`);

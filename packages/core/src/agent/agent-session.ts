@@ -2,12 +2,9 @@
 // turn starts: a user prompt, a restored question (docs/restore.md "How a restore runs", step 5) and "continue" after an interruption.
 // One prompt at a time: a second call while one runs throws SessionBusyError (the host queues).
 import type { FunctionCall, Part } from "../content.js";
-import {
-  findRestorableAskUserQuestion,
-  restorableAskUserQuestionCallIds,
-} from "../history/ask-user-question-restore.js";
 import { classifyRestoreTail } from "../history/restore-tail.js";
 import { classifySessionTail } from "../history/session-recovery.js";
+import { RESTORE_KIND_NAMES, type RestoreKindName } from "../protocol/restore-kinds.js";
 import type { ConfirmationKind } from "../tools/tool.js";
 import { historyFromRecords } from "../transcript/history.js";
 import { DAEMON_LOST, PromptLedger } from "../transcript/ledger.js";
@@ -26,13 +23,9 @@ import {
 import { type AnsweredBatch, answeredBatchResults, type GivenAnswer } from "./answered-batch.js";
 import { Chat } from "./chat.js";
 import type { BeforeExecuteHook, SessionToolContext, StopReason } from "./contract.js";
-import {
-  pendingApprovalsOf,
-  restorableApprovalCalls,
-  startedCallResults,
-  switchesOf,
-} from "./pending-approvals.js";
+import { pendingApprovalsOf, startedCallResults, switchesOf } from "./pending-approvals.js";
 import { hostLost, ledgerTerminal } from "./prompt-outcome.js";
+import { callIdsOf, preservedAtLoad, RESTORE_ELIGIBILITY, restorableCalls } from "./restore-eligibility.js";
 import { sessionRecorder } from "./session-recorder.js";
 import { DEFAULT_MAX_TURNS, runTurn, type TurnOutcome, type TurnStart } from "./turn-loop.js";
 import type { TurnRecorder } from "./turn-recorder.js";
@@ -108,41 +101,32 @@ export class AgentSession {
   static async load(opts: AgentSessionLoadOptions): Promise<AgentSession> {
     const { records } = await readSessionTranscript(opts);
     let history = historyFromRecords(records);
-    const preserve = opts.config.getPreserveRestorableAskUserQuestion();
-    const restorableIds = restorableAskUserQuestionCallIds(history.at(-1));
     const transcript = await SessionTranscript.open(transcriptOptionsOf(opts));
-    // Pending approvals: calls that had started are closed now (never run again); the others wait for a restore.
-    const approvals = pendingApprovalsOf(history, records, switchesOf(opts.config));
+    const switches = switchesOf(opts.config);
+    // Calls of the trailing batch that had started are closed now (never run again), before anything is
+    // asked again: a restore never runs next to a call whose fate is unknown.
+    const approvals = pendingApprovalsOf(history, records, switches);
     if (approvals && approvals.closedAsStarted.length > 0) {
       for (const { message, result } of startedCallResults(approvals.closedAsStarted))
         records.push(await transcript.appendToolResult(message, result));
       history = historyFromRecords(records);
     }
-    const approvalIds =
-      approvals && approvals.reAsk.length > 0
-        ? new Set(approvals.reAsk.flatMap((c) => c.id ?? []))
-        : undefined;
-    const preserveCallIds =
-      approvalIds !== undefined
-        ? opts.config.getPreserveRestorable("approvals")
-          ? approvalIds
-          : undefined
-        : preserve
-          ? restorableIds
-          : undefined;
+    const { found, preserveCallIds } = preservedAtLoad(
+      RESTORE_ELIGIBILITY,
+      { history, records, switches },
+      (kind) => opts.config.getPreserveRestorable(kind),
+    );
     let heldAnswers: ReadonlyMap<string, GivenAnswer> | undefined;
-    if (approvalIds !== undefined && preserveCallIds === undefined && opts.givenAnswers) {
-      // Nobody to ask now, but a later load can: the batch stays open on disk, the answers for the next prompt.
-      if (answeredBatchResults(history, opts.givenAnswers)) heldAnswers = opts.givenAnswers;
-    } else if (
+    if (
       preserveCallIds === undefined &&
       opts.givenAnswers &&
-      opts.config.getRestoreAskUserQuestion()
+      (found !== undefined || opts.config.getRestoreAskUserQuestion())
     ) {
       const batch = answeredBatchResults(history, opts.givenAnswers);
-      // A batch restore could re-ask is closed only when every question of it is answered: one still open
-      // stays dangling on disk for a later load with someone to ask (or for the next prompt here).
-      if (batch && (restorableIds === undefined || batch.answeredCallIds.length === restorableIds.size)) {
+      // A batch a restore could ask again is closed only when every call of it is answered (only questions
+      // can be): one still open stays dangling on disk for a later load with someone to ask (or for the
+      // next prompt here), the answers kept for it.
+      if (batch && (found === undefined || batch.answeredCallIds.length === callIdsOf(found.calls).size)) {
         await appendBatch(transcript, records, batch);
         history = historyFromRecords(records);
       } else if (batch) {
@@ -156,7 +140,7 @@ export class AgentSession {
     // restored by it; a suppressed preservation says nobody is there for it now.
     const continued = session.answeredTail();
     const continues = continued !== undefined && opts.config.getPreserveRestorable(continued);
-    if (!session.restorableQuestion() && !session.restorableApprovals() && !continues)
+    if (!RESTORE_KIND_NAMES.some((kind) => session.restorable(kind)) && !continues)
       await session.closeInterruptedPrompts();
     return session;
   }
@@ -175,10 +159,22 @@ export class AgentSession {
     return this.#records;
   }
 
+  /**
+   * The calls restore kind `kind` would ask again now (its switch on and the chat ending with a batch its
+   * eligibility rule, agent/restore-eligibility.ts, admits), or undefined.
+   */
+  restorable(kind: RestoreKindName): { functionCalls: FunctionCall[] } | undefined {
+    const calls = restorableCalls(RESTORE_ELIGIBILITY, kind, {
+      history: this.chat.getHistory(),
+      records: this.#records,
+      switches: switchesOf(this.#opts.config),
+    });
+    return calls === undefined ? undefined : { functionCalls: calls };
+  }
+
   /** The restore switch is on and the chat ends with a restorable question batch: its calls. */
   restorableQuestion(): { functionCalls: FunctionCall[] } | undefined {
-    if (!this.#opts.config.getRestoreAskUserQuestion()) return undefined;
-    return findRestorableAskUserQuestion(this.chat.peekLastHistoryEntry());
+    return this.restorable("question");
   }
 
   /**
@@ -186,10 +182,7 @@ export class AgentSession {
    * switch, questions) never got an answer and whose tools never started: the calls to ask again.
    */
   restorableApprovals(): { functionCalls: FunctionCall[] } | undefined {
-    const calls = restorableApprovalCalls(
-      pendingApprovalsOf(this.chat.getHistory(), this.#records, switchesOf(this.#opts.config)),
-    );
-    return calls === undefined ? undefined : { functionCalls: calls };
+    return this.restorable("approvals");
   }
 
   /**
@@ -198,7 +191,7 @@ export class AgentSession {
    * same turn go on, named by the switch it runs under ("approvals" when a person's approval is among the
    * answers, else "question"), when the switches cover every answer. Undefined otherwise.
    */
-  answeredTail(): "question" | "approvals" | undefined {
+  answeredTail(): RestoreKindName | undefined {
     const tail = classifyRestoreTail(this.#records, switchesOf(this.#opts.config));
     if (tail.kind !== "answered_unseen" || !tail.covered) return undefined;
     return tail.needs.approvals ? "approvals" : "question";
@@ -226,22 +219,27 @@ export class AgentSession {
   }
 
   /**
-   * docs/restore.md "How a restore runs", step 5. Re-checks the switch and the trailing question (a forged or already answered one is
-   * a no-op end_turn), asks again through confirm() (a fresh request), records the real answer and continues
-   * the same turn. No user record. The prompts the restore takes over get interrupted {code: "restored",
-   * restoredBy: promptId}. Cancel records the decline; an unattended end records nothing for the batch.
+   * docs/restore.md "How a restore runs", step 5, for restore kind `kind`. Re-checks the switch and the
+   * trailing batch (a forged or already answered one is a no-op end_turn), asks its calls again through
+   * confirm() (fresh requests), records the real answers and continues the same turn; a batch whose answers
+   * the model never saw under this kind (answeredTail) goes on without asking. No user record. The prompts the
+   * restore takes over get interrupted {code: "restored", restoredBy: promptId}. Cancel records the decline;
+   * an unattended end records nothing for the batch.
    */
-  async restoreQuestion(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
-    const question = this.restorableQuestion();
-    if (!question && this.answeredTail() === "question") return this.#continueAnswered(opts);
-    return this.#restore(opts, question);
+  async restore(kind: RestoreKindName, opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
+    const calls = this.restorable(kind);
+    if (!calls && this.answeredTail() === kind) return this.#continueAnswered(opts);
+    return this.#restore(opts, calls);
   }
 
-  /** restoreQuestion for the batch of restorableApprovals(): asked again, then run, and the turn goes on. */
+  /** restore("question"): the trailing question batch, asked again. */
+  async restoreQuestion(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
+    return this.restore("question", opts);
+  }
+
+  /** restore("approvals"): the batch of restorableApprovals(), asked again, then run, and the turn goes on. */
   async restorePendingApprovals(opts: AgentPromptOptions): Promise<{ stopReason: StopReason }> {
-    const approvals = this.restorableApprovals();
-    if (!approvals && this.answeredTail() === "approvals") return this.#continueAnswered(opts);
-    return this.#restore(opts, approvals);
+    return this.restore("approvals", opts);
   }
 
   /**
@@ -286,7 +284,7 @@ export class AgentSession {
    */
   async continueLastTurn(opts: AgentPromptOptions): Promise<ContinueResult> {
     this.#assertIdle();
-    if (this.restorableQuestion() || this.restorableApprovals())
+    if (RESTORE_KIND_NAMES.some((kind) => this.restorable(kind)))
       return { accepted: false, interruption: "none" };
     await this.#closeHeldBatch();
     const tail = classifySessionTail(historyFromRecords(this.#records));

@@ -9,12 +9,14 @@ import {
   toolStartedResultUnknownText,
   toolStartsFromRecords,
 } from "../history/pending-approval-restore.js";
-import type { RestoreKindSwitches } from "../protocol/restore-kinds.js";
+import { RESTORE_KIND_NAMES, type RestoreKindSwitches } from "../protocol/restore-kinds.js";
 import type { ToolCallResult, TranscriptRecord } from "../transcript/records.js";
 
 /** The restore switches as a session's Config has them, per kind. */
 export function switchesOf(config: Config): RestoreKindSwitches {
-  return { question: config.getRestore("question"), approvals: config.getRestore("approvals") };
+  const switches = {} as RestoreKindSwitches;
+  for (const kind of RESTORE_KIND_NAMES) switches[kind] = config.getRestore(kind);
+  return switches;
 }
 
 /**

@@ -15,10 +15,15 @@ describe("the restore-kind table", () => {
       ["qwen.daemon.restoreAskUserQuestion", "qwen.daemon.suppressRestoreAskUserQuestion"],
       ["qwen.daemon.restorePendingApprovals", "qwen.daemon.suppressRestorePendingApprovals"],
     ]);
+    // The capability features and the log / banner labels clients and operators already see.
+    expect(RESTORE_KINDS.map((k) => [k.feature, k.label, k.suppressWithSwitchOff])).toEqual([
+      ["restore_ask_user_question", "ask_user_question", true],
+      ["restore_pending_approvals", "pending approvals", false],
+    ]);
   });
 
   it("gives every row its own switch, flag and keys, all keys the daemon's own", () => {
-    for (const field of ["switch", "flag", "hintMetaKey", "suppressMetaKey"] as const) {
+    for (const field of ["switch", "flag", "hintMetaKey", "suppressMetaKey", "feature", "label"] as const) {
       const values = RESTORE_KINDS.map((k) => k[field]);
       expect(new Set(values).size).toBe(values.length);
     }

@@ -1,9 +1,10 @@
 // The kinds of interaction a load can ask again after a crash (docs/restore.md), one row each: the switch
 // (its name in options and Config), the command-line flag that turns it on (the daemon's and the agent's
 // alike, passed on by the daemon in the rows' order), its help, the `_meta` hint and suppress keys the two
-// sides exchange, and which waiting interactions it covers (as `pendingOnDisk` names them). The cli, the
-// daemon and the agent derive their flag lists, parsers and help from this table; a new kind is a row here
-// plus its eligibility rule. Wire names are the reference implementation's and never change.
+// sides exchange, the capability the daemon announces, what logs call it, and which waiting interactions it
+// covers (as `pendingOnDisk` names them). The cli, the daemon and the agent derive their flag lists, parsers,
+// help, options and per-kind handling from this table; a new kind is a row here plus its eligibility function
+// (core/src/agent/restore-eligibility.ts). Wire names are the reference implementation's and never change.
 import {
   RESTORE_ASK_USER_QUESTION_META_KEY,
   RESTORE_PENDING_APPROVALS_META_KEY,
@@ -24,6 +25,15 @@ export interface RestoreKind {
   readonly hintMetaKey: string;
   /** daemon -> child on a load/resume request: the daemon will refuse this restore, so neither hint nor keep. */
   readonly suppressMetaKey: string;
+  /**
+   * Whether the daemon sends the suppress key even with its own switch off: the reference's kind, whose
+   * agents know the key whatever their switches; a kind of ours is news to an agent without its switch.
+   */
+  readonly suppressWithSwitchOff: boolean;
+  /** The `GET /capabilities` feature the daemon announces with the switch on. */
+  readonly feature: string;
+  /** What the daemon's log and `qwen serve`'s banner call this restore. */
+  readonly label: string;
   /** The waiting interactions it covers (the `pendingOnDisk` kinds). */
   readonly covers: readonly ("user_question" | "exec" | "edit" | "mcp")[];
 }
@@ -37,6 +47,9 @@ export const RestoreKinds = {
       "on session/load and session/resume, ask a question that was left unanswered again instead of failing it",
     hintMetaKey: RESTORE_ASK_USER_QUESTION_META_KEY,
     suppressMetaKey: SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
+    suppressWithSwitchOff: true,
+    feature: "restore_ask_user_question",
+    label: "ask_user_question",
     covers: ["user_question"],
   },
   approvals: {
@@ -48,6 +61,9 @@ export const RestoreKinds = {
       "on session/load and session/resume, ask a tool approval (command, edit, MCP tool) that was left unanswered again; a tool that had started is never run again, its result is reported as unknown",
     hintMetaKey: RESTORE_PENDING_APPROVALS_META_KEY,
     suppressMetaKey: SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
+    suppressWithSwitchOff: false,
+    feature: "restore_pending_approvals",
+    label: "pending approvals",
     covers: ["exec", "edit", "mcp"],
   },
 } as const satisfies Record<string, RestoreKind>;
@@ -73,6 +89,18 @@ export const RESTORE_FLAGS: readonly string[] = RESTORE_KINDS.map((kind) => kind
 /** The flags that turn on the switches set in `switches`, in the table's order. */
 export function restoreFlagArgs(switches: Partial<RestoreSwitches>): string[] {
   return RESTORE_KINDS.filter((kind) => switches[kind.switch] === true).map((kind) => kind.flag);
+}
+
+/** The restore switches of a record that names each by its row's `switch` (only an explicit true is on). */
+export function pickRestoreSwitches(options: Partial<RestoreSwitches>): RestoreSwitches {
+  return effectiveRestoreSwitches(true, options);
+}
+
+/** The switches per kind, from a record that names each by its row's `switch` (only an explicit true is on). */
+export function kindSwitchesOf(options: Partial<RestoreSwitches>): RestoreKindSwitches {
+  const switches = {} as RestoreKindSwitches;
+  for (const kind of RESTORE_KIND_NAMES) switches[kind] = options[RestoreKinds[kind].switch] === true;
+  return switches;
 }
 
 /** Which switches an argv turns on (other arguments are not looked at). */

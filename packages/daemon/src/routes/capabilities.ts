@@ -1,14 +1,18 @@
 // GET /capabilities: what this daemon speaks, so clients can negotiate instead of probing.
-import { type CapabilitiesResponse, HttpRoutes } from "@qwen-daemon/core/protocol";
+import {
+  type CapabilitiesResponse,
+  HttpRoutes,
+  RESTORE_KINDS,
+  type RestoreSwitches,
+} from "@qwen-daemon/core/protocol";
 import { Hono } from "hono";
 import type { PermissionPolicy } from "../permission/policy.js";
 import { mount } from "./mount.js";
 
-export type CapabilitiesInfo = {
+/** The restore switches (one per row of the restore-kind table: each on announces its feature) and the rest. */
+export type CapabilitiesInfo = Partial<RestoreSwitches> & {
   workspaceCwd: string;
   permissionPolicy: PermissionPolicy;
-  restoreAskUserQuestion: boolean;
-  restorePendingApprovals?: boolean;
   authRequired: boolean;
   allowOrigins: readonly string[];
   limits: {
@@ -48,8 +52,7 @@ const BASE_FEATURES = [
 
 export function capabilitiesDocument(info: CapabilitiesInfo): CapabilitiesResponse {
   const features: string[] = [...BASE_FEATURES];
-  if (info.restoreAskUserQuestion) features.push("restore_ask_user_question");
-  if (info.restorePendingApprovals === true) features.push("restore_pending_approvals");
+  for (const kind of RESTORE_KINDS) if (info[kind.switch] === true) features.push(kind.feature);
   if (info.authRequired) features.push("require_auth");
   if (info.allowOrigins.length > 0) features.push("allow_origin");
   return {

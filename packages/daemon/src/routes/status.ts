@@ -66,7 +66,7 @@ function pendingOnDiskDeps(sessions: Sessions): PendingOnDiskDeps {
   return {
     store: sessions.store,
     journal: sessions.options.answerJournal,
-    switches: { question: sessions.restoreAskUserQuestion, approvals: sessions.restorePendingApprovals },
+    switches: sessions.switches,
     log: sessions.options.log,
   };
 }

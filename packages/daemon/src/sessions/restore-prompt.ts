@@ -3,20 +3,19 @@
 import {
   type Meta,
   PROMPT_ID_META_KEY,
-  RESTORE_KIND_NAMES,
+  type RestoreKind,
   type RestoreKindName,
-  type RestoreKindSwitches,
   RestoreKinds,
 } from "@qwen-daemon/core/protocol";
 import type { LiveSession } from "./live-session.js";
 import { decideRestoreAdmission } from "./restore-admission.js";
 
-export type RestorePromptInput = {
+export type RestorePromptInput<K extends string = RestoreKindName> = {
   session: LiveSession;
   /** `_meta` of the child's load/resume response (carries the hint). */
   responseMeta: Meta | null | undefined;
   /** The daemon's restore switches, per kind: a kind's hint is admitted only under its own switch. */
-  switches: Readonly<RestoreKindSwitches>;
+  switches: Readonly<Record<K, boolean>>;
   /** The X-Qwen-Client-Id the load came with (the "attached client" of the spec). */
   requestedClientId: string | undefined;
   /** The id the daemon minted for that client: the restore prompt's originator. */
@@ -25,17 +24,22 @@ export type RestorePromptInput = {
   log: (line: string) => void;
 };
 
-/** What the log calls each kind's restore (one per row of the table). */
-const LOG_NAME: Readonly<Record<RestoreKindName, string>> = {
-  question: "ask_user_question",
-  approvals: "pending approvals",
-};
+/** The rows {@link admitRestorePromptIn} reads: by default the contract's table; a test may pass more. */
+export type HintRows<K extends string> = { readonly [P in K]: Pick<RestoreKind, "hintMetaKey" | "label"> };
 
 /** The id of the restore prompt admitted, or undefined when none was. */
 export function admitRestorePrompt(input: RestorePromptInput): string | undefined {
+  return admitRestorePromptIn(RestoreKinds, input);
+}
+
+/** {@link admitRestorePrompt} over the rows `table`. */
+export function admitRestorePromptIn<K extends string>(
+  table: HintRows<K>,
+  input: RestorePromptInput<K>,
+): string | undefined {
   const { session, log } = input;
-  // A batch holds questions only (the question hint) or an approval (the approvals hint), never both.
-  const kind = RESTORE_KIND_NAMES.find((k) => input.responseMeta?.[RestoreKinds[k].hintMetaKey] === true);
+  // A batch is one kind's at most (questions only: the question hint; with an approval: the approvals hint).
+  const kind = (Object.keys(table) as K[]).find((k) => input.responseMeta?.[table[k].hintMetaKey] === true);
   const decision = decideRestoreAdmission({
     hint: kind !== undefined,
     switchOn: kind !== undefined && input.switches[kind],
@@ -44,12 +48,14 @@ export function admitRestorePrompt(input: RestorePromptInput): string | undefine
   });
   if (!decision.admit) {
     if (kind !== undefined)
-      log(`qwen serve: restore of ${LOG_NAME[kind]} refused for ${session.sessionId} (${decision.reason})`);
+      log(
+        `qwen serve: restore of ${table[kind].label} refused for ${session.sessionId} (${decision.reason})`,
+      );
     return undefined;
   }
   // Admitted means hinted: decideRestoreAdmission refuses a missing hint.
   if (kind === undefined) return undefined;
-  const key = RestoreKinds[kind].hintMetaKey;
+  const key = table[kind].hintMetaKey;
   const promptId = input.newId();
   try {
     session.queue.admit({

@@ -3,12 +3,20 @@
 // rule, read with every switch on so that an end this daemon will not act on is still named) and what the
 // load did about it. Pure.
 import type { RestoreTail } from "@qwen-daemon/core";
-import type { RestoreKindSwitches, RestoreReport } from "@qwen-daemon/core/protocol";
+import {
+  kindSwitchesOf,
+  RESTORE_KIND_NAMES,
+  RESTORE_KINDS,
+  type RestoreKindSwitches,
+  type RestoreReport,
+} from "@qwen-daemon/core/protocol";
 import { knownRestoreRefusal } from "./restore-admission.js";
 import type { SessionActivity } from "./session-state.js";
 
 /** Every switch on: the tail as it is, whatever this daemon lets a load do with it. */
-export const ALL_RESTORE_SWITCHES: RestoreKindSwitches = { question: true, approvals: true };
+export const ALL_RESTORE_SWITCHES: RestoreKindSwitches = kindSwitchesOf(
+  Object.fromEntries(RESTORE_KINDS.map((kind) => [kind.switch, true])),
+);
 
 export function restoreReportOf(input: {
   /** The tail, classified with {@link ALL_RESTORE_SWITCHES} (after the agent's load, before the restore runs). */
@@ -43,8 +51,7 @@ export function restoreReportOf(input: {
     const action = kind === "answered" ? "continued" : "asked_again";
     return { tail: kind, action, promptId: input.admittedPromptId };
   }
-  const switchOn =
-    (!needs.question || input.switches.question) && (!needs.approvals || input.switches.approvals);
+  const switchOn = RESTORE_KIND_NAMES.every((k) => !needs[k] || input.switches[k]);
   const refusal = knownRestoreRefusal({
     switchOn,
     requestedClientId: input.requestedClientId,

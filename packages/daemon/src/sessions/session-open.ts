@@ -16,10 +16,7 @@ import {
   type PromptTerminal,
   RESTORE_KIND_NAMES,
   type RestoreKindSwitches,
-  RestoreKinds,
   type RestoreReport,
-  SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY,
-  SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY,
 } from "@qwen-daemon/core/protocol";
 import { sessionOwnedElsewhere } from "../errors/domain-errors.js";
 import type { PersistedSession } from "../persisted/session-store.js";
@@ -31,7 +28,7 @@ import { recreateJournaledSession } from "./journaled-session.js";
 import type { LiveSession } from "./live-session.js";
 import { closeOpenPromptsAtLoad, reportedNeverStarted } from "./prompt-journaling.js";
 import { reopenReplayedCalls } from "./replay-reopen.js";
-import { knownRestoreRefusal } from "./restore-admission.js";
+import { knownRestoreRefusal, suppressMeta } from "./restore-admission.js";
 import { admitRestorePrompt } from "./restore-prompt.js";
 import { ALL_RESTORE_SWITCHES, restoreReportOf } from "./restore-report.js";
 import type { Sessions } from "./sessions.js";
@@ -138,7 +135,7 @@ async function restoreOnLiveSession(
   const admitted = admitRestorePrompt({
     session,
     responseMeta: response._meta,
-    switches: restoreSwitchesOf(sessions),
+    switches: sessions.switches,
     requestedClientId,
     clientId,
     newId: sessions.newId,
@@ -182,20 +179,12 @@ function knownRefusals(
   requestedClientId: string | undefined,
   activity: LiveSession["activity"],
 ): RestoreKindSwitches {
-  const switches = restoreSwitchesOf(sessions);
+  const switches = sessions.switches;
   const refused = {} as RestoreKindSwitches;
   for (const kind of RESTORE_KIND_NAMES)
     refused[kind] =
       knownRestoreRefusal({ switchOn: switches[kind], requestedClientId, activity }) !== undefined;
   return refused;
-}
-
-/** The daemon's restore switches, per kind (its options name each by the row's `switch`). */
-function restoreSwitchesOf(sessions: Sessions): RestoreKindSwitches {
-  const switches = {} as RestoreKindSwitches;
-  for (const kind of RESTORE_KIND_NAMES)
-    switches[kind] = sessions.options[RestoreKinds[kind].switch] === true;
-  return switches;
 }
 
 /**
@@ -228,11 +217,7 @@ async function openFromChild(
     sessions.registry.addOpening(session);
     const refused = knownRefusals(sessions, requestedClientId, session.activity);
     const meta = withMeta(
-      refused.question ? { [SUPPRESS_RESTORE_ASK_USER_QUESTION_META_KEY]: true } : undefined,
-      // Sent only with the switch on: a child without it never hints, and the key would be news to it.
-      sessions.options.restorePendingApprovals === true && refused.approvals
-        ? { [SUPPRESS_RESTORE_PENDING_APPROVALS_META_KEY]: true }
-        : undefined,
+      suppressMeta(sessions.switches, refused),
       await answersForChild(sessions, cwd, sessionId),
     );
     let response: { _meta?: Meta | null; configOptions?: unknown };
@@ -270,7 +255,7 @@ async function openFromChild(
     const admitted = admitRestorePrompt({
       session,
       responseMeta: response._meta,
-      switches: restoreSwitchesOf(sessions),
+      switches: sessions.switches,
       requestedClientId,
       clientId: result.clientId,
       newId: sessions.newId,
@@ -326,7 +311,7 @@ function reportOf(
   if (tail === undefined) return undefined;
   return restoreReportOf({
     tail,
-    switches: restoreSwitchesOf(sessions),
+    switches: sessions.switches,
     requestedClientId,
     activity,
     admittedPromptId,

@@ -2,6 +2,7 @@
 // channel factory, the session store, the answer and prompt journals, the clock, the log).
 
 import type { SessionLeases } from "@qwen-daemon/core";
+import type { RestoreSwitches } from "@qwen-daemon/core/protocol";
 import type { AnswerJournal } from "../answers/answer-journal.js";
 import type { ChannelFactory } from "../bridge/channel.js";
 import type { BufferBudget } from "../budget/buffer-budget.js";
@@ -13,11 +14,9 @@ import type { SessionStore } from "../persisted/session-store.js";
 import type { PromptJournal } from "../prompts/prompt-journal.js";
 import type { SessionNames } from "./session-names.js";
 
-export type SessionsOptions = {
+/** The restore switches (one per row of the restore-kind table; off when absent) and the rest. */
+export type SessionsOptions = Partial<RestoreSwitches> & {
   workspace: string;
-  restoreAskUserQuestion: boolean;
-  /** `--restore-pending-approvals`: admit the restore prompt that asks a tool approval again. */
-  restorePendingApprovals?: boolean;
   maxSessions: number;
   maxPendingPromptsPerSession: number;
   eventRingSize: number;

@@ -6,6 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
+import { kindSwitchesOf, type RestoreKindSwitches } from "@qwen-daemon/core/protocol";
 import { JournalHealth } from "../answers/journal-health.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import type { ChildConnection, ChildDeath } from "../bridge/child-connection.js";
@@ -87,8 +88,13 @@ export class Sessions {
     });
   }
 
+  /** The restore switches, per kind. */
+  get switches(): RestoreKindSwitches {
+    return kindSwitchesOf(this.options);
+  }
+
   get restoreAskUserQuestion(): boolean {
-    return this.options.restoreAskUserQuestion;
+    return this.options.restoreAskUserQuestion === true;
   }
 
   get restorePendingApprovals(): boolean {

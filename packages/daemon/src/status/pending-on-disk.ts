@@ -7,9 +7,10 @@
 // left out when the daemon does not know (its switches are off, or the tail is missing, uncertain or cannot
 // be read: logged, and the list itself never fails for it).
 import { type PendingOnDiskCall, pendingOnDiskCalls } from "@qwen-daemon/core";
-import type { RestoreKindSwitches } from "@qwen-daemon/core/protocol";
 import {
   ASK_USER_QUESTION_TOOL,
+  RESTORE_KIND_NAMES,
+  type RestoreKindSwitches,
   type SessionListPage,
   type SessionSummary,
   toolCallMeta,
@@ -31,7 +32,7 @@ export async function markPendingOnDisk(
   cwd: string,
   deps: PendingOnDiskDeps,
 ): Promise<SessionListPage> {
-  if (!deps.switches.question && !deps.switches.approvals) return page;
+  if (!RESTORE_KIND_NAMES.some((kind) => deps.switches[kind])) return page;
   const sessions = await Promise.all(page.sessions.map((s) => (s.live ? s : withPending(s, cwd, deps))));
   return { ...page, sessions };
 }
