@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeHandler, type FakeOpenAIServer, startFakeOpenAIServer } from "@qwen-daemon/core/testing";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { DaemonProcess } from "../harness/daemon-process.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -173,6 +173,29 @@ export function useBrowserWorld(handler?: () => FakeHandler): BrowserWorld {
 export async function send(page: Page, text: string): Promise<void> {
   await page.getByLabel("Message to the agent").fill(text);
   await page.getByRole("button", { name: "Send", exact: true }).click();
+}
+
+/**
+ * Holds the daemon's answer (the 202) to the message `text` until `ready()` is true, as on a loaded machine
+ * where the stream's events about the message reach the page before the POST's answer does.
+ */
+export async function holdPromptAnswer(
+  page: Page,
+  text: string,
+  ready: () => boolean | Promise<boolean>,
+): Promise<void> {
+  await page.route(/\/session\/[^/]+\/prompt$/, async (route) => {
+    const body = route.request().postDataJSON() as { prompt?: { text?: string }[] } | null;
+    if (body?.prompt?.[0]?.text !== text) return route.fallback();
+    const response = await route.fetch();
+    await expect.poll(ready, { timeout: 20_000 }).toBe(true);
+    await route.fulfill({ response });
+  });
+}
+
+/** Waits until the page has read the daemon's answer to the message it was sending. */
+export async function sendAnswered(page: Page): Promise<void> {
+  await page.locator("#prompt:not([data-sending])").waitFor({ state: "attached" });
 }
 
 /** Creates a session from the sidebar (on a phone the list is a drawer, open at first). */

@@ -10,11 +10,13 @@ import { describe, expect, it } from "vitest";
 import {
   agentSays,
   currentSessionId,
+  holdPromptAnswer,
   live,
   newSession,
   permissionCard,
   questionCard,
   send,
+  sendAnswered,
   unexpected,
   useBrowserWorld,
 } from "./browser-world.js";
@@ -42,7 +44,15 @@ describe("web client, lived in", () => {
     await card.waitFor();
     const sessionId = await currentSessionId(page);
 
-    // Sent while the question waits: shown at once, queued, with its place in line.
+    // Sent while the question waits: shown at once, queued, with its place in line. Its answer is held until the
+    // next message is written, as on a loaded machine: the queued line comes from the stream first, and what the
+    // person writes while a message is on its way stays in the box.
+    const composer = page.getByLabel("Message to the agent");
+    await holdPromptAnswer(
+      page,
+      "also fix the license year",
+      async () => (await composer.inputValue()) === "and the copyright line",
+    );
     await send(page, "also fix the license year");
     const queued = page.locator("#queued li.queued", { hasText: "also fix the license year" });
     await queued.waitFor();
@@ -62,9 +72,13 @@ describe("web client, lived in", () => {
     await queued.getByRole("button", { name: "Edit" }).click();
     await queued.waitFor({ state: "detached" });
     // (Polled: the line goes when the daemon lets the message go, the text lands in the box right after.)
-    await expect
-      .poll(() => page.getByLabel("Message to the agent").inputValue())
-      .toBe("also fix the license year");
+    await expect.poll(() => composer.inputValue()).toBe("also fix the license year");
+    // Its answer is held until it has started: a message that left the queue is not queued again by a late 202.
+    await holdPromptAnswer(
+      page,
+      "also fix the license year 2026",
+      async () => (await page.locator("#log li.user", { hasText: "license year 2026" }).count()) > 0,
+    );
     await send(page, "also fix the license year 2026");
     const edited = page.locator("#queued li.queued", { hasText: "also fix the license year 2026" });
     await expect(edited.locator(".queue-position").textContent()).resolves.toBe("Queued · next in line");
@@ -74,6 +88,8 @@ describe("web client, lived in", () => {
     await card.getByRole("button", { name: "Submit" }).click();
     await edited.waitFor({ state: "detached" });
     await page.locator("#log li.user", { hasText: "also fix the license year 2026" }).waitFor();
+    await sendAnswered(page);
+    await expect(page.locator("#queued li").count()).resolves.toBe(0);
     await agentSays(page, "Plain answer.");
     await expect(page.locator("#log li.user", { hasText: "and the copyright line" }).count()).resolves.toBe(
       0,
@@ -209,8 +225,20 @@ describe("web client, lived in", () => {
     const first = await world.startDaemon();
     const { page, errors } = await world.openPage(`${first.url}/`);
     await newSession(page);
+    // Its answer is held until the turn is over, as on a loaded machine: the page is idle after it, not working.
+    const state = page.locator("#conn");
+    await holdPromptAnswer(
+      page,
+      LONG_FIRST_PROMPT,
+      async () =>
+        (await page.locator("#log li.agent", { hasText: "Plain answer." }).count()) > 0 &&
+        (await state.textContent()) === "Idle",
+    );
     await send(page, LONG_FIRST_PROMPT);
     await agentSays(page, "Plain answer.");
+    await sendAnswered(page);
+    await expect(state.textContent()).resolves.toBe("Idle");
+    await expect(page.locator("#cancel").isHidden()).resolves.toBe(true);
     const sessionId = await currentSessionId(page);
     const row = page.locator(`#sessions button.session[data-session-id="${sessionId}"]`);
     // A short summary of the first prompt, cut at a word.

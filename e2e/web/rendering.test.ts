@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   agentSays,
+  holdPromptAnswer,
   newSession,
   permissionCard,
   questionCard,
@@ -192,11 +193,7 @@ describe("web client rendering", () => {
     // The prompt's 202 is held until the question is on screen, as on a loaded machine where the stream's event
     // can beat the POST's answer: the text still in the box is then on its way, not a draft being typed.
     let questionShown = false;
-    await page.route(/\/session\/[^/]+\/prompt$/, async (route) => {
-      const response = await route.fetch();
-      await expect.poll(() => questionShown, { timeout: 10_000 }).toBe(true);
-      await route.fulfill({ response });
-    });
+    await holdPromptAnswer(page, "ASK about colours", () => questionShown);
     // Creating a session puts the cursor in the message box; Enter sends.
     await page.keyboard.type("ASK about colours");
     await page.keyboard.press("Enter");

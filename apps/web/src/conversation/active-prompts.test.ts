@@ -26,4 +26,16 @@ describe("ActivePrompts", () => {
     a.started("p3");
     expect(a.observe({ type: "session_died", data: {} })).toBe(false);
   });
+
+  it("stays idle when a prompt's 202 is read after its turn ended (the stream was faster)", () => {
+    const a = new ActivePrompts();
+    a.observe({ type: "session_update", promptId: "p1" });
+    a.observe({ type: "turn_complete", promptId: "p1", data: { promptId: "p1" } });
+    a.started("p1");
+    expect(a.busy).toBe(false);
+    a.observe({ type: "pending_prompt_added", data: { promptId: "p2" } });
+    a.reset(false);
+    a.started("p2");
+    expect(a.busy).toBe(false);
+  });
 });

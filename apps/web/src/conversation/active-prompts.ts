@@ -18,6 +18,11 @@ const STARTING: ReadonlySet<string> = new Set<DaemonEvent["type"]>([
 
 export class ActivePrompts {
   readonly #ids = new Set<string>();
+  /**
+   * Prompts whose turn ended. The stream can tell the end of a turn before the page reads the prompt's 202
+   * (a short turn on a loaded machine), and that late 202 must not make the session busy again.
+   */
+  readonly #ended = new Set<string>();
   /** Busy with a prompt we do not know the id of (the load response said `hasActivePrompt`). */
   #anonymous = false;
 
@@ -26,12 +31,13 @@ export class ActivePrompts {
   }
 
   reset(active: boolean): void {
-    this.#ids.clear();
+    this.#endAll();
     this.#anonymous = active;
   }
 
+  /** The daemon took the prompt (its 202); nothing if its turn already ended. */
   started(promptId: string): void {
-    this.#ids.add(promptId);
+    if (!this.#ended.has(promptId)) this.#ids.add(promptId);
   }
 
   /** @returns busy afterwards */
@@ -42,11 +48,11 @@ export class ActivePrompts {
   }): boolean {
     const promptId = event.promptId ?? text(record(event.data)?.promptId);
     if (TERMINAL.has(event.type)) {
-      if (typeof promptId === "string") this.#ids.delete(promptId);
+      if (typeof promptId === "string") this.#end(promptId);
       // Turns end one at a time; an id-less terminal (or one for the prompt we only knew as "active")
       // clears the anonymous flag.
       this.#anonymous = false;
-      if (event.type === "turn_error" && typeof promptId !== "string") this.#ids.clear();
+      if (event.type === "turn_error" && typeof promptId !== "string") this.#endAll();
     } else if (
       event.type === "session_died" ||
       event.type === "session_closed" ||
@@ -57,8 +63,17 @@ export class ActivePrompts {
       typeof promptId === "string" &&
       (STARTING.has(event.type) || event.type === "session_update")
     ) {
-      this.#ids.add(promptId);
+      this.started(promptId);
     }
     return this.busy;
+  }
+
+  #end(promptId: string): void {
+    this.#ids.delete(promptId);
+    this.#ended.add(promptId);
+  }
+
+  #endAll(): void {
+    for (const promptId of [...this.#ids]) this.#end(promptId);
   }
 }

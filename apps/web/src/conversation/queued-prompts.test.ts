@@ -20,6 +20,20 @@ describe("QueuedPrompts", () => {
     expect(q.list()).toEqual([]);
   });
 
+  it("does not queue again a message that already left (a 202 read after the stream said it started)", () => {
+    const q = new QueuedPrompts();
+    expect(q.add("a", "first", 1, true)).toBe(true);
+    q.remove("a");
+    expect(q.add("a", "first", 1, true)).toBe(false);
+    // Started before anything said it was queued (its echo came first).
+    q.remove("b");
+    expect(q.add("b", "second", 1, true)).toBe(false);
+    q.add("c", "third", 1, true);
+    q.clear();
+    expect(q.add("c", "third", 1, true)).toBe(false);
+    expect(q.list()).toEqual([]);
+  });
+
   it("says the place in line in words", () => {
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22].map(placeInLine)).toEqual([
       "next in line",

@@ -13,10 +13,15 @@ export type QueuedMessage = {
 
 export class QueuedPrompts {
   readonly #items: Omit<QueuedMessage, "position">[] = [];
+  /**
+   * Messages that left the queue (started, ended, taken back). The stream can say so before the page reads
+   * the 202 that said the message was queued (a loaded machine), and that late 202 must not queue it again.
+   */
+  readonly #left = new Set<string>();
 
-  /** Adds a waiting message at `position` (1-based, as the daemon said), else last. False if known. */
+  /** Adds a waiting message at `position` (1-based, as the daemon said), else last. False if known or gone. */
   add(promptId: string, text: string, position: number | undefined, mine: boolean): boolean {
-    if (this.#items.some((m) => m.promptId === promptId)) return false;
+    if (this.#left.has(promptId) || this.#items.some((m) => m.promptId === promptId)) return false;
     const at =
       position === undefined ? this.#items.length : Math.min(Math.max(position - 1, 0), this.#items.length);
     this.#items.splice(at, 0, { promptId, text, mine });
@@ -25,6 +30,7 @@ export class QueuedPrompts {
 
   /** It started, ended or was withdrawn: the ones behind it move up. False if it was not here. */
   remove(promptId: string): boolean {
+    this.#left.add(promptId);
     const index = this.#items.findIndex((m) => m.promptId === promptId);
     if (index === -1) return false;
     this.#items.splice(index, 1);
@@ -37,6 +43,7 @@ export class QueuedPrompts {
 
   clear(): boolean {
     const had = this.#items.length > 0;
+    for (const m of this.#items) this.#left.add(m.promptId);
     this.#items.length = 0;
     return had;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Drafts } from "./drafts.js";
+import { Drafts, leftAfterSend } from "./drafts.js";
 
 function memoryStorage() {
   const map = new Map<string, string>();
@@ -51,5 +51,13 @@ describe("Drafts", () => {
     expect(d.composer("s0")).toBe("");
     expect(d.composer("s24")).toBe("t24");
     expect(Object.keys(JSON.parse(storage.map.get("qwen-serve.drafts") ?? "{}"))).toHaveLength(20);
+  });
+
+  it("takes only the sent text out of the box: what was typed while it was on its way stays", () => {
+    expect(leftAfterSend("  Plan my week \n", "Plan my week")).toBe("");
+    expect(leftAfterSend("Plan my week\nand the next", "Plan my week")).toBe("and the next");
+    expect(leftAfterSend("Plan my week, then rest", "Plan my week")).toBe(", then rest");
+    expect(leftAfterSend("something else", "Plan my week")).toBe("something else");
+    expect(leftAfterSend("", "Plan my week")).toBe("");
   });
 });

@@ -71,6 +71,18 @@ export class Drafts {
   }
 }
 
+/**
+ * What stays in the message box once `sent` (the box's trimmed text when Send was pressed) was taken: the
+ * person may have gone on typing while it was on its way (a slow answer on a loaded machine), and only the
+ * sent text leaves. Text written after it stays; a box rewritten meanwhile stays as it is.
+ */
+export function leftAfterSend(box: string, sent: string): string {
+  const now = box.trimStart();
+  if (!now.startsWith(sent)) return box;
+  const rest = now.slice(sent.length);
+  return rest.trim() === "" ? "" : rest.replace(/^\s*\n/, "");
+}
+
 function cleanSelection(value: unknown): Selection {
   const v = value as Partial<Selection> | null;
   const picked = Array.isArray(v?.picked) ? v.picked.filter((p): p is string => typeof p === "string") : [];

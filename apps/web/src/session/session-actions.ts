@@ -4,7 +4,7 @@
 
 import type { PromptBody } from "@qwen-daemon/core/protocol";
 import type { PermissionOption } from "../interactions/answers.js";
-import type { Drafts } from "../interactions/drafts.js";
+import { type Drafts, leftAfterSend } from "../interactions/drafts.js";
 import { type Api, ApiError } from "../net/api.js";
 import { describe, isSessionLost, isUnreachable } from "../net/api-errors.js";
 import { callRoute } from "../net/routes.js";
@@ -42,7 +42,7 @@ export async function sendPrompt(host: ActionHost, text: string): Promise<boolea
       // Waiting behind the running turn (or a question): shown at once as queued, with its place in line.
       if (typeof res.queuePosition === "number") model.queued(res.promptId, text, res.queuePosition, true);
     }
-    host.drafts.setComposer(sessionId, "");
+    host.drafts.setComposer(sessionId, leftAfterSend(host.drafts.composer(sessionId), text));
     host.sent(text);
     return true;
   } catch (error) {

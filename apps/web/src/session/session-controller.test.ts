@@ -118,6 +118,26 @@ describe("SessionController", () => {
     expect(w.controller.composerDraft()).toBe("");
   });
 
+  it("reads a prompt's 202 after the stream told more: the turn is over, the queue empty, the next draft kept", async () => {
+    await w.controller.create();
+    const stream = w.streams.last;
+    stream.state("live");
+    w.api.on("POST /session/s1/prompt", () => {
+      // A loaded machine: the stream's events are handled before the POST's answer, and the person types on.
+      stream.emit("pending_prompt_added", { promptId: "p1", text: "Plan my week", position: 1 });
+      stream.emit("pending_prompt_started", { promptId: "p1" });
+      stream.emit("session_update", { update: { sessionUpdate: "user_message_chunk" } }, { promptId: "p1" });
+      stream.emit("turn_complete", { promptId: "p1", stopReason: "end_turn" }, { promptId: "p1" });
+      w.controller.saveComposer("and the next one");
+      return { promptId: "p1", queuePosition: 1 };
+    });
+    w.controller.saveComposer("Plan my week");
+    expect(await w.controller.send("Plan my week")).toBe(true);
+    expect(w.controller.busy).toBe(false);
+    expect(w.controller.queued).toEqual([]);
+    expect(w.controller.composerDraft()).toBe("and the next one");
+  });
+
   it("shows a live question, answers it and says so in the conversation", async () => {
     await w.controller.create();
     const stream = w.streams.last;

@@ -3,6 +3,7 @@
 // draft is kept per session (across reconnects, restores and reloads). While nothing can be sent (the daemon
 // is away, the agent stopped) the box stays editable and Send waits. A message sent while the agent is busy
 // or waits on the person is queued by the daemon and shown as queued (views/queue-view.ts).
+import { leftAfterSend } from "../interactions/drafts.js";
 import type { SessionController } from "../session/session-controller.js";
 import { hidden } from "./dom.js";
 import { icon } from "./icons.js";
@@ -73,7 +74,8 @@ export class ComposerView {
     this.#sync();
     try {
       if (await this.controller.send(text)) {
-        this.ui.prompt.value = "";
+        // What was typed while the message was on its way stays in the box.
+        this.ui.prompt.value = leftAfterSend(this.ui.prompt.value, text);
         this.#fit();
       }
     } finally {
