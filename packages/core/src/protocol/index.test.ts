@@ -123,6 +123,7 @@ describe("@qwen-daemon/core/protocol", () => {
         "metaString",
         "pickRestoreSwitches",
         "restoreFlagArgs",
+        "restoreKindCovering",
         "restoreSwitchesFromArgv",
         "routeOf",
         "routePath",

@@ -5,6 +5,7 @@ import {
   RESTORE_FLAGS,
   RESTORE_KINDS,
   restoreFlagArgs,
+  restoreKindCovering,
   restoreSwitchesFromArgv,
 } from "./restore-kinds.js";
 
@@ -31,6 +32,17 @@ describe("the restore-kind table", () => {
       expect(kind.hintMetaKey.startsWith(DAEMON_META_PREFIX)).toBe(true);
       expect(kind.suppressMetaKey.startsWith(DAEMON_META_PREFIX)).toBe(true);
     }
+  });
+
+  it("gives every waiting interaction to exactly one kind", () => {
+    const covered = RESTORE_KINDS.flatMap((k) => k.covers);
+    expect(new Set(covered).size).toBe(covered.length);
+    expect(["user_question", "exec", "edit", "mcp"].map((i) => restoreKindCovering(i as never))).toEqual([
+      "question",
+      "approvals",
+      "approvals",
+      "approvals",
+    ]);
   });
 
   it("turns switches into flags and back", () => {

@@ -83,6 +83,13 @@ export const RESTORE_KIND_NAMES = Object.keys(RestoreKinds) as readonly RestoreK
 /** The rows in their order (the order the daemon passes the flags on in). */
 export const RESTORE_KINDS: readonly (typeof RestoreKinds)[RestoreKindName][] = Object.values(RestoreKinds);
 
+/** The kind whose row covers waiting interaction `interaction` (rows cover disjoint sets), or undefined. */
+export function restoreKindCovering(interaction: RestoreKind["covers"][number]): RestoreKindName | undefined {
+  return RESTORE_KIND_NAMES.find((kind) =>
+    (RestoreKinds[kind].covers as readonly string[]).includes(interaction),
+  );
+}
+
 /** The restore flags, in order. */
 export const RESTORE_FLAGS: readonly string[] = RESTORE_KINDS.map((kind) => kind.flag);
 

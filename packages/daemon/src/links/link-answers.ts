@@ -8,8 +8,14 @@
 //   with the first answer, by whom and when; this is what makes a link single-use across restarts;
 // - only on disk (the daemon restarted): GET shows it from the transcript; POST opens the session as a
 //   client would (the restore asks it again), waits for it, answers it, and lets that client go.
-import type { TranscriptRecord } from "@qwen-daemon/core";
-import type { LinkCapability, PermissionVoteBody } from "@qwen-daemon/core/protocol";
+import { pendingInteractionKindOf, type TranscriptRecord } from "@qwen-daemon/core";
+import {
+  type LinkCapability,
+  type PermissionVoteBody,
+  type RestoreKindName,
+  RestoreKinds,
+  restoreKindCovering,
+} from "@qwen-daemon/core/protocol";
 import type { JournalEntry } from "../answers/answer-record.js";
 import { KeyedSerializer } from "../answers/keyed-serializer.js";
 import { DaemonError } from "../errors/daemon-error.js";
@@ -59,7 +65,7 @@ export type LinkAnswersOptions = {
 /** Where the question a capability names stands now. */
 type Found =
   | { kind: "pending"; request: PendingPermission; view: LinkView }
-  | { kind: "on_disk"; view: LinkView; isQuestion: boolean }
+  | { kind: "on_disk"; view: LinkView; restoreKind: RestoreKindName | undefined }
   | { kind: "answered"; view: LinkView | undefined; first: FirstAnswer }
   | { kind: "gone"; live: boolean };
 
@@ -113,13 +119,14 @@ export class LinkAnswers {
     const { sessions } = this.#o;
     const refusal = linkAnswerRefusal(sessions.mediator.policy, this.#o.allowLinkAnswers);
     if (refusal !== undefined) return this.#refusedPage();
-    const restores = found.isQuestion ? sessions.restoreAskUserQuestion : sessions.restorePendingApprovals;
-    if (!restores) {
-      const flag = found.isQuestion ? "--restore-ask-user-question" : "--restore-pending-approvals";
+    // The restore that would ask it again is the kind whose row covers what the call waits for.
+    const kind = found.restoreKind;
+    if (kind === undefined || !sessions.switches[kind]) {
+      const why = kind === undefined ? "" : `, and it runs without ${RestoreKinds[kind].flag}`;
       return messagePage(
         503,
         "Cannot be asked again",
-        `The daemon restarted since this was asked, and it runs without ${flag}, so it cannot ask it again to take your answer. Open the session in the web client.`,
+        `The daemon restarted since this was asked${why}, so it cannot ask it again to take your answer. Open the session in the web client.`,
       );
     }
     return this.#reaskAndVote(cap, found.view, form);
@@ -242,7 +249,9 @@ export class LinkAnswers {
     if (first !== undefined) return { kind: "answered", view, first };
     if (state.state === "answered") return { kind: "answered", view, first: {} };
     if (state.state === "waiting" && live === undefined) {
-      return { kind: "on_disk", view: view as LinkView, isQuestion: state.call.name === "ask_user_question" };
+      const interaction = pendingInteractionKindOf(state.call.name);
+      const restoreKind = interaction === undefined ? undefined : restoreKindCovering(interaction);
+      return { kind: "on_disk", view: view as LinkView, restoreKind };
     }
     return { kind: "gone", live: live !== undefined };
   }
