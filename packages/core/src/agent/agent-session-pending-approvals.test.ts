@@ -217,6 +217,32 @@ describe("load and restore after a crash", () => {
     expect([again.runs, asked]).toEqual([0, []]);
   });
 
+  it("a batch cut off in its first tool: load closes that one as started, the restore asks only the other", async () => {
+    const TWO = reply.toolCalls([
+      { name: "run_shell_command", args: { command: "echo a" }, id: "call_a" },
+      { name: "run_shell_command", args: { command: "echo b" }, id: "call_b" },
+    ]);
+    const { ws, server, crashed } = await setup([TWO, reply.text("Done."), reply.text("Checked.")]);
+    let copied = false;
+    const shell = countingShell(async () => {
+      if (copied) return;
+      copied = true;
+      await copyFiles(ws, crashed);
+    });
+    const first = await open(AgentSession.create(options(ws, server, { tools: new ToolRegistry([shell]) })));
+    await first.prompt([{ text: "run both" }], { promptId: "p1", signal: signal() });
+    const again = countingShell();
+    const asked: string[] = [];
+    const loaded = await loadCrashed(crashed, server, again, approvingInto(asked));
+    expect(loaded.restorableApprovals()?.functionCalls.map((c) => c.id)).toEqual(["call_b"]);
+    await loaded.restorePendingApprovals({ promptId: "p2", signal: signal() });
+    expect([again.runs, asked]).toEqual([1, ["call_b"]]);
+    expect(toolResultsSent(server)).toEqual({
+      call_a: toolStartedResultUnknownText("run_shell_command"),
+      call_b: "ran",
+    });
+  });
+
   it("a refused re-asked approval records the refusal and never runs the tool", async () => {
     const { server, crashed } = await crashWhileApprovalWaits();
     const shell = countingShell();
