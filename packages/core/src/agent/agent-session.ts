@@ -93,9 +93,9 @@ export class AgentSession {
   }
 
   /**
-   * Reads the transcript (TranscriptNotFoundError when there is none) and starts the chat. With the restore
-   * switch on (and its preservation not suppressed on the Config), a trailing restorable question is left dangling for restoreQuestion();
-   * every other dangling call is repaired. When nothing will be restored, prompts the ledger still has in
+   * Reads the transcript (TranscriptNotFoundError when there is none) and starts the chat. The calls of a
+   * trailing batch a restore kind would ask again (its switch on, its preservation not suppressed on the
+   * Config) are left dangling for restore(kind); every other dangling call is repaired. When nothing will be restored, prompts the ledger still has in
    * flight (their process died) are closed as interrupted / daemon_lost.
    */
   static async load(opts: AgentSessionLoadOptions): Promise<AgentSession> {
