@@ -3,6 +3,7 @@
 // vote (200), the turn's end. Each promise is noted with the op log's length when the test saw it made: a
 // power cut at any later point must keep it (promises.ts).
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { FS_OP_LOG_ENV, type FsOp, parseFsOpLog } from "@qwen-daemon/core";
 import type { E2eEnv } from "../harness/e2e-env.js";
 import { createSession, openEvents, sendPrompt, submitAnswers, vote } from "../harness/session-api.js";
@@ -56,6 +57,31 @@ const linesIn = (path: string): number => {
   }
 };
 
+/** The story's two notifications (the question's, the turn's), each closed as delivered in the outbox. */
+const NOTIFICATIONS = 2;
+
+/** How many outbox deliveries the op log holds (an append is recorded once its bytes are written). */
+function deliveriesRecorded(opLog: string): number {
+  const text = readFileSync(opLog, "utf8");
+  // Complete lines only: another process may be appending one.
+  const ops = parseFsOpLog(text.slice(0, text.lastIndexOf("\n") + 1));
+  return ops.filter(
+    (op) =>
+      op.op === "append" &&
+      op.path.endsWith(join("notify", "outbox.jsonl")) &&
+      Buffer.from(op.base64, "base64").toString("utf8").includes('"outcome":"delivered"'),
+  ).length;
+}
+
+/** Polls `check` until it holds (bounded: a failure names `what`). */
+async function until(what: string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`the story never saw ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 export async function runStory(env: E2eEnv, opLog: string): Promise<StoryRun> {
   const position = () => linesIn(opLog);
   let questionTries = 0;
@@ -84,6 +110,12 @@ export async function runStory(env: E2eEnv, opLog: string): Promise<StoryRun> {
     const voted = position();
     await events.waitForTurnComplete(promptId);
     await hook.until((r) => r.body.type === "turn_completed", "the turn's notification");
+    // The daemon records the delivery after the receiver's answer: killed before that write is recorded, the
+    // disk would hold a line the op log lacks (a loaded machine leaves time for it). The story ends there.
+    await until(
+      "the turn's notification recorded as delivered",
+      () => deliveriesRecorded(opLog) >= NOTIFICATIONS,
+    );
     const completed = position();
     await events.close();
     await daemon.kill9();
