@@ -9,6 +9,9 @@ import { webHandler } from "./web-script.js";
 
 const world = useBrowserWorld(webHandler);
 
+/** The name the daemon's listings give the session in the first test. */
+const DAEMON_NAME = "Named by the daemon's listing";
+
 const isList = (url: URL) => /^\/workspace\/[^/]+\/sessions$/.test(url.pathname);
 
 /** The background colour of the first element matching `selector` (a page-side expression: this file is typed for Node). */
@@ -23,9 +26,16 @@ describe("web client session list", () => {
     // From now on every listing is held: the list can only learn of the new session from the page itself.
     const held: Route[] = [];
     let holding = true;
+    // The daemon's listings, once let through, name the session, so the page shows when one took over.
+    const fromDaemon = async (route: Route) => {
+      const response = await route.fetch();
+      const listing = (await response.json()) as { sessions: { displayName?: string }[] };
+      for (const s of listing.sessions) s.displayName = DAEMON_NAME;
+      await route.fulfill({ response, json: listing });
+    };
     await page.route(isList, async (route) => {
       if (holding) held.push(route);
-      else await route.continue();
+      else await fromDaemon(route);
     });
     await newSession(page);
     const listed = page.locator("#sessions button.session[aria-current='true']");
@@ -36,9 +46,10 @@ describe("web client session list", () => {
     await expect(listed.count()).resolves.toBe(1);
     // The held listings answer, and the daemon's entry takes over from the page's.
     holding = false;
-    for (const route of held) await route.continue();
-    await page.waitForTimeout(300);
+    for (const route of held) await fromDaemon(route);
+    await listed.locator(".session-name", { hasText: DAEMON_NAME }).waitFor();
     await expect(listed.count()).resolves.toBe(1);
+    await expect(page.locator("#sessions button.session").count()).resolves.toBe(1);
     await expect(listed.getAttribute("data-live")).resolves.toBe("true");
     expect(errors).toEqual([]);
   }, 60_000);

@@ -222,9 +222,9 @@ describe("web client", () => {
     // Declining ends the turn; the tool call shows how it ended.
     await page.locator("#cancel").waitFor({ state: "hidden" });
     const tool = page.locator("#log li.tool", { hasText: "How should I record your request" });
-    await expect(tool.evaluate((el) => [el.className, el.textContent])).resolves.toEqual([
-      "item tool tool-declined",
-      expect.stringContaining("you declined"),
-    ]);
+    // (Polled: the conversation is painted a moment after the events that ended the turn.)
+    await expect
+      .poll(() => tool.evaluate((el) => [el.className, el.textContent]))
+      .toEqual(["item tool tool-declined", expect.stringContaining("you declined")]);
   }, 120_000);
 });
