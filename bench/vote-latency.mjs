@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // A vote's latency beside the reference's, measured in one run (issue 21's target: a vote's median and p99 no
 // slower than the reference's, fsync included). Both daemons run at once against the same fake model, and
-// their question turns alternate (ours, the reference's, ours, ...), so both see the same machine load. Per
-// turn: vote POST -> HTTP 200 (ours answers only once the answer is durable; the reference fsyncs nothing) and
-// vote POST -> the `permission_resolved` frame. Prints each one's median, p90 and p99, and ours / reference.
+// their question turns alternate (ours, the reference's, ...; each round starting with the next one), so both
+// see the same machine load. Per turn: vote POST -> HTTP 200 (ours answers only once the answer is durable;
+// the reference fsyncs nothing) and vote POST -> the `permission_resolved` frame. Prints each one's median,
+// p90 and p99, and ours / reference.
 //
 // Usage (from the repository root, after `npm run build`): node bench/vote-latency.mjs [--runs 100]
 //   [--baseline <dir>]
@@ -45,7 +46,11 @@ try {
     running.push({ daemon, serve, session: await openSession(serve), turns: [] });
   }
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    for (const run of running) {
+    // Each round starts with the next daemon, so each one's turns follow each other's equally often: a
+    // daemon's turn must not always land on the same neighbour's leftover work (its agent still writing,
+    // its GC), which showed as a bias of its own with three daemons in a fixed order.
+    for (let k = 0; k < running.length; k++) {
+      const run = running[(i + k) % running.length];
       const turn = await questionTurn(run.serve, run.session);
       if (i >= WARMUP) run.turns.push(turn);
     }
@@ -61,12 +66,16 @@ try {
   ];
   for (const [what, pick] of rows) {
     console.log(`\n${what}`);
-    const measured = running.map((run) => ({ name: run.daemon.name, ...stats(run.turns.map(pick)) }));
+    const measured = running.map((run) => ({
+      name: run.daemon.name,
+      reference: run.daemon.reference,
+      ...stats(run.turns.map(pick)),
+    }));
     for (const m of measured)
       console.log(
         `  ${m.name.padEnd(40)} median ${fmtMs(m.median).padStart(9)}   p90 ${fmtMs(m.p90).padStart(9)}   p99 ${fmtMs(m.p99).padStart(9)}`,
       );
-    const reference = measured.find((m, i) => running[i].daemon.reference);
+    const reference = measured.find((m) => m.reference);
     if (reference !== undefined)
       for (const [i, m] of measured.entries()) {
         if (m === reference) continue;
