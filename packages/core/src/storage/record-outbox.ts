@@ -73,10 +73,18 @@ export class RecordOutbox<T> implements OutboxStorage<T> {
       const stored = records.filter((_, i) => done[i]);
       if (stored.length === 0) return done;
       // One append: the records land together; durable when one is a new item (what must survive a crash).
-      await this.list.append(
-        stored,
-        stored.some((record) => record.op === "add"),
-      );
+      try {
+        await this.list.append(
+          stored,
+          stored.some((record) => record.op === "add"),
+        );
+      } catch (error) {
+        // A failed append may have left part of a record (a full disk), which the next append would join
+        // to its own first line, losing it. The next call reads the list again and compacts it, dropping
+        // that part, before it appends.
+        this.#state = undefined;
+        throw error;
+      }
       this.#state = next;
       this.#appended += stored.length;
       if (this.#appended >= COMPACT_AFTER_RECORDS) await this.#compact(next);

@@ -113,6 +113,28 @@ describe("the JSONL outbox", () => {
     expect(lines(h)).toEqual([`{"op":"add","key":"b","entry":{"n":${COMPACT_AFTER_RECORDS - 1}}}`]);
   });
 
+  it("writes whole records after an append that failed half-way (a full disk)", async () => {
+    const h = home();
+    // The first append of a note lands half its bytes, then fails.
+    class HalfFull extends DurableFs {
+      failed = false;
+      override async appendText(path: string, text: string, options: Parameters<DurableFs["appendText"]>[2]) {
+        if (this.failed || !text.includes('"told"')) return super.appendText(path, text, options);
+        this.failed = true;
+        await super.appendText(path, text.slice(0, 10), options);
+        throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+      }
+    }
+    const outbox = jsonlOutboxStorage(h, anything, { fs: new HalfFull() });
+    await outbox.claim();
+    await expect(outbox.write([{ op: "note", id: "q1" }])).rejects.toThrow(/no space/);
+    await put(outbox, "a", { n: 1 });
+    expect(await jsonlOutboxStorage(h, anything).claim()).toEqual({
+      items: [{ key: "a", item: { n: 1 } }],
+      corrupt: 0,
+    });
+  });
+
   describe("on power loss", () => {
     const recorded = () => {
       const ops: FsOp[] = [];
