@@ -1,10 +1,13 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { memorySessionStorage } from "@qwen-daemon/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenEarly } from "./boot/early-server.js";
 import { startDaemon } from "./server.js";
+import { sampleNotifyEvent } from "./testing/notify-event.js";
 import { questionRequest } from "./testing/question.js";
 import { ScriptedAgent } from "./testing/scripted-agent.js";
 import { closeSocketDaemons, startSocketDaemon, trackDaemon } from "./testing/socket-daemon.js";
@@ -190,6 +193,49 @@ describe("startDaemon", () => {
     expect(frames.at(-1)?.event).toBe("session_closed");
     expect(frames.at(-1)?.data?.data).toMatchObject({ reason: "shutdown" });
     await expect(fetch(`${daemon.url}/health`)).rejects.toThrow();
+  });
+});
+
+describe("startDaemon's notification outbox", () => {
+  it("stays under QWEN_HOME with the sessions in another folder, so the file an earlier daemon left loads", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "qwen-outbox-home-"));
+    try {
+      const qwenHome = join(scratch, "home");
+      const folder = join(scratch, "sessions");
+      // What the earlier release left: a notification scheduled for later (an `add` without its `key`).
+      const entry = {
+        key: "n1",
+        sender: "webhook",
+        event: sampleNotifyEvent(),
+        dueAt: Date.now() + 3_600_000,
+        attempts: 0,
+      };
+      mkdirSync(join(qwenHome, "notify"), { recursive: true });
+      writeFileSync(join(qwenHome, "notify", "outbox.jsonl"), `${JSON.stringify({ op: "add", entry })}\n`);
+      const agent = new ScriptedAgent();
+      const daemon = await startDaemon(
+        {
+          port: 0,
+          workspace: "/work/test-workspace",
+          childCommand: ["unused"],
+          qwenHome,
+          storage: folder,
+          notifyWebhook: "http://127.0.0.1:9/hook",
+          log: () => {},
+        },
+        { channelFactory: agent.factory, shutdownGraceMs: 2000 },
+      );
+      trackDaemon(daemon);
+      // Loaded (and compacted into the current format, with its key) where it was, not looked for elsewhere.
+      await waitFor(
+        () => readFileSync(join(qwenHome, "notify", "outbox.jsonl"), "utf8").includes('"key":"n1","entry"'),
+        "the outbox loaded from QWEN_HOME",
+      );
+      expect(existsSync(join(folder, "notify"))).toBe(false);
+    } finally {
+      await closeSocketDaemons();
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
 

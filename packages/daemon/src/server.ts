@@ -329,8 +329,8 @@ async function configureDaemon(
 
 /**
  * The storage the daemon keeps its journals and its notification outbox in and reads the children's
- * transcripts from: for JSONL, with the daemon's one DurableFs (so a recorder sees every step); for
- * PostgreSQL, as `owner`.
+ * transcripts from: for JSONL, with the daemon's one DurableFs (so a recorder sees every step) and the outbox
+ * under QWEN_HOME whatever folder the sessions are in; for PostgreSQL, as `owner`.
  */
 function openDaemonStorage(
   target: StorageTarget,
@@ -343,6 +343,7 @@ function openDaemonStorage(
     owner,
     leaseMs: options.sessionLeaseMs,
     fs,
+    qwenHome: options.qwenHome,
     onError: (error) => log(`qwen serve: session storage: ${error.message}`),
   });
 }

@@ -32,6 +32,12 @@ export interface OpenStorageOptions {
   onError?: (error: Error) => void;
   /** JSONL: the process's DurableFs (default: from the environment, as openSessionStorage). */
   fs?: DurableFs;
+  /**
+   * JSONL: the daemon's QWEN_HOME, where its outbox file is (`notify/outbox.jsonl`, beside its other own
+   * files such as the link key) when the sessions are kept in another folder; default: the storage's folder.
+   * Every earlier release kept the file there, so a daemon given `--storage <folder>` finds it again.
+   */
+  qwenHome?: string;
 }
 
 /** A storage as a process holds it: its leases (shared stores), a printable name, and its lifetime. */
@@ -40,7 +46,8 @@ export interface OpenedStorage extends SessionStorage {
   readonly leases: SessionLeases | undefined;
   /**
    * Opens the daemon's notification outbox in this storage (outbox-storage.ts): `notify/outbox.jsonl` under
-   * the root, or rows shared by hosts (PostgreSQL: opened with an owner only, it throws without one).
+   * the `qwenHome` option (else the root), or rows shared by hosts (PostgreSQL: opened with an owner only, it
+   * throws without one).
    */
   readonly outbox: OpenOutbox;
   /** `jsonl:<folder>` or the URL without its password: safe for logs and /daemon/status. */
@@ -59,7 +66,7 @@ export function openStorage(target: StorageTarget, options: OpenStorageOptions =
     return {
       ...storage,
       leases: undefined,
-      outbox: (decode) => jsonlOutboxStorage(target.root, decode, { fs }),
+      outbox: (decode) => jsonlOutboxStorage(options.qwenHome ?? target.root, decode, { fs }),
       description,
       target,
       ready: () => Promise.resolve(),
