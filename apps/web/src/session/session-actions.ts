@@ -26,6 +26,9 @@ export type ActionHost = {
   sent: (text: string) => void;
 };
 
+/** A card's line once this page's vote is in and others' are still awaited. */
+export const VOTE_COUNTED = "Your vote is counted; waiting for the others.";
+
 /** True when the daemon took the message (the caller then clears the box). */
 export async function sendPrompt(host: ActionHost, text: string): Promise<boolean> {
   const { sessionId, model } = host;
@@ -113,6 +116,15 @@ export async function sendVote(
       body: { outcome, ...(answers ? { answers } : {}) },
       clientId: host.clientId,
     });
+    if (model.context.people()) {
+      // Several people answer (consensus): the 200 counts this vote, the decision is the stream's to tell
+      // (permission_resolved), and a vote can be changed until then. The tally, if it came first, stays shown.
+      model.setCard(requestId, {
+        sending: false,
+        status: model.cards.get(requestId)?.status ?? VOTE_COUNTED,
+      });
+      return;
+    }
     // 200 means the answer is durable: the card can go even if the resolved event is still on its way.
     model.resolve(requestId, { outcome, ...(host.clientId ? { voterClientId: host.clientId } : {}) });
   } catch (error) {

@@ -5,6 +5,7 @@ import { ClientIds } from "../net/client-ids.js";
 import { FakeApi, FakeStreams, ManualClock, memoryStorage, settle } from "../testing/fake-daemon.js";
 import { AnswerMemory } from "./answer-memory.js";
 import type { ControllerEvent } from "./controller-types.js";
+import { VOTE_COUNTED } from "./session-actions.js";
 import { ASKED_AGAIN, SessionController } from "./session-controller.js";
 
 const SUBMIT = { optionId: "proceed_once", name: "Submit", kind: "allow_once" };
@@ -136,6 +137,37 @@ describe("SessionController", () => {
     expect(w.controller.busy).toBe(false);
     expect(w.controller.queued).toEqual([]);
     expect(w.controller.composerDraft()).toBe("and the next one");
+  });
+
+  it("where several people answer (consensus), a vote's 200 only counts it: the card stays until the stream's decision", async () => {
+    w.api.on("GET /capabilities", () => ({ workspaceCwd: "/ws", policy: { permission: "consensus" } }));
+    await w.controller.connect();
+    await w.controller.create();
+    const stream = w.streams.last;
+    stream.state("live");
+    stream.emit("permission_request", questionRequest("r1"));
+    await w.controller.vote("r1", SUBMIT, { "0": "Checklist" });
+    expect(w.controller.interactions.map((i) => i.requestId)).toEqual(["r1"]);
+    expect(w.controller.cardState("r1")).toEqual({ sending: false, status: VOTE_COUNTED });
+    // The tally arriving before the 200 stays shown.
+    w.api.on("POST /session/s1/permission/r1", () => {
+      stream.emit("permission_partial_vote", {
+        requestId: "r1",
+        votesReceived: 1,
+        votesNeeded: 1,
+        quorum: 2,
+      });
+      return {};
+    });
+    await w.controller.vote("r1", SUBMIT, { "0": "Checklist" });
+    expect(w.controller.cardState("r1")).toEqual({ sending: false, status: "1 of 1 votes so far." });
+    stream.emit("permission_resolved", {
+      requestId: "r1",
+      outcome: { outcome: "selected", optionId: "proceed_once" },
+      voterClientId: "client_other",
+    });
+    expect(w.controller.interactions).toEqual([]);
+    expect(w.controller.items.at(-1)).toMatchObject({ kind: "answer", verdict: "Answered" });
   });
 
   it("shows a live question, answers it and says so in the conversation", async () => {
