@@ -48,7 +48,7 @@ try {
   for (let i = 0; i < WARMUP + RUNS; i++) {
     // Each round starts with the next daemon, so each one's turns follow each other's equally often: a
     // daemon's turn must not always land on the same neighbour's leftover work (its agent still writing,
-    // its GC), which showed as a bias of its own with three daemons in a fixed order.
+    // its GC). A precaution: with three daemons, fixed and rotating orders gave the same ratios.
     for (let k = 0; k < running.length; k++) {
       const run = running[(i + k) % running.length];
       const turn = await questionTurn(run.serve, run.session);
