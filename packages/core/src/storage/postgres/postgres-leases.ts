@@ -5,6 +5,7 @@ import type { PoolClient } from "pg";
 import type { LeaseAcquired, SessionLease, SessionLeases, StorageOwner } from "../session-lease.js";
 import type { SessionKey } from "../session-storage.js";
 import type { Db } from "./db.js";
+import { updateInKeyOrder } from "./postgres-outbox.js";
 
 const LEASE_COLUMNS = `owner_id, owner_url, epoch, expires_at, expires_at > clock_timestamp() AS live`;
 const EXPIRY = `clock_timestamp() + $LEASE * interval '1 millisecond'`;
@@ -56,10 +57,10 @@ export class PostgresLeases implements SessionLeases {
 
   async renew(): Promise<SessionKey[]> {
     // The owner's outbox items (postgres-outbox.ts) live as long as its leases: one renewal keeps both.
-    await this.db.query(
-      `UPDATE qwen_outbox_item SET expires_at = ${EXPIRY.replace("$LEASE", "$2")} WHERE owner_id = $1`,
-      [this.owner.id, this.leaseMs],
-    );
+    await this.db.query(updateInKeyOrder("owner_id = $1", `expires_at = ${EXPIRY.replace("$LEASE", "$2")}`), [
+      this.owner.id,
+      this.leaseMs,
+    ]);
     const { rows } = await this.db.query(
       `UPDATE qwen_session_lease SET expires_at = ${EXPIRY.replace("$LEASE", "$2")}, owner_url = $3
        WHERE owner_id = $1 RETURNING cwd, session_id`,

@@ -1,6 +1,7 @@
 // The outbox in PostgreSQL (postgres-outbox.ts): the contract every outbox keeps, and what only a store
 // shared by hosts does: an item is held by one owner; another daemon claims it only once that owner's claim
 // ran out, and from then on the old owner can neither change nor close it.
+import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { describeOutboxStorageContract } from "../../testing/outbox-contract.js";
 import type { OutboxChange, OutboxStorage } from "../outbox-storage.js";
@@ -148,5 +149,77 @@ describe("the PostgreSQL outbox", () => {
       { key: "k2", item: "two" },
     ]);
     expect(await outbox?.notes(10)).toEqual([]);
+  });
+});
+
+describe("the PostgreSQL outbox's row locks", () => {
+  // Each case stores "b" before "a" (so a scan meets "b" first), holds "b" from another connection, starts the
+  // statement, waits until it waits for "b", and asks whether "a" is locked already: it is when the statement
+  // takes its locks in key order, so it can never hold "b" while it waits for "a" (the other half of a cycle).
+  async function heldBeforeWaiting(start: (a: Awaited<ReturnType<typeof outboxOf>>) => Promise<unknown>) {
+    const a = await outboxOf(A, 60_000);
+    await a.outbox.put("b", "two");
+    await a.outbox.put("a", "one");
+    const url = db?.url ?? "";
+    const blocker = new pg.Client({ connectionString: url });
+    const probe = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    await probe.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT key FROM qwen_outbox_item WHERE key = 'b' FOR UPDATE");
+      const running = start(a);
+      await expect
+        .poll(async () => {
+          const rows = await db?.select(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          );
+          return rows?.[0]?.n;
+        })
+        .toBe(1);
+      await probe.query("BEGIN");
+      const aLocked = await probe
+        .query("SELECT key FROM qwen_outbox_item WHERE key = 'a' FOR UPDATE NOWAIT")
+        .then(
+          () => false,
+          (error: { code?: string }) => error.code === "55P03",
+        );
+      await probe.query("ROLLBACK");
+      await blocker.query("COMMIT");
+      return { aLocked, result: await running };
+    } finally {
+      await blocker.end();
+      await probe.end();
+    }
+  }
+
+  it("a write takes the locks of the items it changes in key order", async () => {
+    const { aLocked, result } = await heldBeforeWaiting(
+      ({ storage }) =>
+        storage
+          .outbox?.((value) => (typeof value === "string" ? value : undefined))
+          ?.write([
+            { op: "remove", key: "b" },
+            { op: "remove", key: "a" },
+          ]) ?? Promise.reject(new Error("no outbox")),
+    );
+    expect(aLocked).toBe(true);
+    expect(result).toEqual([true, true]);
+  });
+
+  it("a claim takes its locks in key order", async () => {
+    const { aLocked, result } = await heldBeforeWaiting(({ outbox }) => outbox.claim());
+    expect(aLocked).toBe(true);
+    expect(result).toEqual([
+      { key: "b", item: "two" },
+      { key: "a", item: "one" },
+    ]);
+  });
+
+  it("the lease renewal takes its locks in key order", async () => {
+    const { aLocked } = await heldBeforeWaiting(
+      ({ storage }) => storage.leases?.renew() ?? Promise.resolve(),
+    );
+    expect(aLocked).toBe(true);
   });
 });

@@ -5,6 +5,11 @@
 // notification due on a dead host is delivered by the next daemon that opens the outbox, and only by it: the
 // item moves, it is never copied. Writes are fenced by ownership: an owner that lost an item (it was frozen
 // past its expiry and another daemon claimed it) cannot change or close it any more.
+//
+// Every statement that locks more than one item row (a write's updates and removals, a claim, the lease
+// renewal in postgres-leases.ts) takes the row locks in key order first, so two of them never wait on each
+// other in a cycle: a close of two entries and a renewal running at once would otherwise deadlock, and
+// PostgreSQL would abort one of them (a lost close is a duplicate delivery after a restart).
 import { logItemText } from "../log-item-text.js";
 import type { OutboxChange, OutboxItem, OutboxStorage } from "../outbox-storage.js";
 import type { StorageOwner } from "../session-lease.js";
@@ -29,9 +34,11 @@ export function postgresOutboxStorage<T>(
     claim: () =>
       writes.run(async () => {
         const { rows } = await db.query(
-          `UPDATE qwen_outbox_item SET owner_id = $1, expires_at = ${EXPIRY}
-           WHERE owner_id = $1 OR expires_at <= clock_timestamp()
-           RETURNING key, item, seq`,
+          updateInKeyOrder(
+            "owner_id = $1 OR expires_at <= clock_timestamp()",
+            `owner_id = $1, expires_at = ${EXPIRY}`,
+            " RETURNING i.key, i.item, i.seq",
+          ),
           [owner.id, leaseMs],
         );
         const items: OutboxItem<T>[] = [];
@@ -54,6 +61,10 @@ export function postgresOutboxStorage<T>(
       return writes.run(async () => {
         // One transaction (committed with synchronous_commit on, db.ts): all of it lands, durably, or none.
         const done = await db.transaction(async (client) => {
+          const held = changes.flatMap((change) =>
+            change.op === "update" || change.op === "remove" ? [change.key] : [],
+          );
+          if (held.length > 0) await client.query(LOCK_IN_KEY_ORDER, [held]);
           const out: boolean[] = [];
           for (const { text, values, heldOnly } of statements) {
             const { rows } = await client.query(text, values as unknown[]);
@@ -74,6 +85,19 @@ export function postgresOutboxStorage<T>(
         return rows.map((row) => row.id as string);
       }),
   };
+}
+
+/** Locks the stored items under the keys given (`$1`, a text array), in key order. */
+const LOCK_IN_KEY_ORDER =
+  "SELECT key FROM qwen_outbox_item WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE";
+
+/**
+ * An UPDATE of the items matching `where` that locks them in key order before changing any (the sort happens
+ * before the locks are taken; MATERIALIZED keeps the locking query from being folded into the UPDATE's scan).
+ */
+export function updateInKeyOrder(where: string, set: string, returning?: ` RETURNING ${string}`): string {
+  return `WITH locked AS MATERIALIZED (SELECT key FROM qwen_outbox_item WHERE ${where} ORDER BY key FOR UPDATE)
+    UPDATE qwen_outbox_item AS i SET ${set} FROM locked WHERE i.key = locked.key${returning ?? ""}`;
 }
 
 /** One change as SQL; `heldOnly`: it changed nothing unless a row comes back (the item was not held). */
