@@ -198,10 +198,19 @@ export async function sendAnswered(page: Page): Promise<void> {
   await page.locator("#prompt:not([data-sending])").waitFor({ state: "attached" });
 }
 
+/** The id of the session the sidebar marks as open, or "" (page-side, read at once). */
+const OPEN_SESSION_ID = `document.querySelector("#sessions button[aria-current='true']")?.getAttribute("data-session-id") ?? ""`;
+
 /** Creates a session from the sidebar (on a phone the list is a drawer, open at first). */
 export async function newSession(page: Page): Promise<void> {
+  const before = String(await page.evaluate(OPEN_SESSION_ID));
   await page.getByRole("button", { name: /New session/ }).click();
-  // The page may be live on the session it had open: wait for the new one (named so until its first message).
+  // The page may be live on the session it had open, which may itself still be called "New session" (the
+  // answer that names it after its first message can come after the agent's reply on a loaded machine): wait
+  // for another session to be the open one.
+  await page
+    .locator(`#sessions button[aria-current='true']:not([data-session-id="${before}"])`)
+    .waitFor({ state: "attached" });
   await page.locator("#session-title", { hasText: /^New session$/ }).waitFor();
   await live(page);
 }
