@@ -15,8 +15,8 @@ import { Prng } from "./fuzz/prng.js";
 import { useE2eWorld } from "./harness/e2e-world.js";
 import { describeDiskState, readDiskState } from "./power-loss/disk-state.js";
 import { brokenPromises } from "./power-loss/load-after-cut.js";
-import { cutGroups, pickGroups } from "./power-loss/promises.js";
-import { runStory } from "./power-loss/story.js";
+import { cutGroups, pickGroups, transcriptHolds } from "./power-loss/promises.js";
+import { runStory, STORY_ANSWER } from "./power-loss/story.js";
 
 const world = useE2eWorld();
 
@@ -35,7 +35,9 @@ describe("a power cut at any step of the story", () => {
         describeDiskState(readDiskState(story.root)),
       );
 
-      const groups = cutGroups(story.ops, story.root, story.marks);
+      const groups = cutGroups(story.ops, story.root, story.marks, (state) =>
+        transcriptHolds(state, STORY_ANSWER.modelSees),
+      );
       const budget = CUTS === "all" ? Number.POSITIVE_INFINITY : Number(CUTS);
       const prng = new Prng(SEED);
       const chosen = pickGroups(groups, story.marks, budget, () => prng.next());
