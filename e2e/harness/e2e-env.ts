@@ -24,12 +24,20 @@ export class E2eEnv {
     };
   }
 
-  /** `qwen serve --port 0 --no-web [...args]` in the workspace; killed by `dispose()`. */
-  async startDaemon(args: string[] = [], env: Record<string, string> = {}): Promise<DaemonProcess> {
+  /**
+   * `qwen serve --port 0 --no-web [...args]` in the workspace; killed by `dispose()`. `command`: the program
+   * that runs `serve` (DaemonProcessOptions.command), e.g. the built cli on another node.
+   */
+  async startDaemon(
+    args: string[] = [],
+    env: Record<string, string> = {},
+    command?: string[],
+  ): Promise<DaemonProcess> {
     const daemon = await DaemonProcess.start({
       cwd: this.workspace,
       args: ["--no-web", ...args],
       env: { ...this.env, ...env },
+      ...(command === undefined ? {} : { command }),
     });
     this.daemons.push(daemon);
     return daemon;

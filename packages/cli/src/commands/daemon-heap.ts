@@ -4,9 +4,9 @@
 // - `--semi-space-growth-factor=1`: the young generation keeps its initial 1 MB semi-spaces instead of
 //   doubling them (up to 16 MB) during the allocation burst of loading the daemon's modules; that burst is
 //   over once the daemon listens, and the grown space would stay committed while it idles (~5 MB RSS).
-// - `--interrupt-budget=270336` (4x V8's default): TurboFan optimizes a function after 4x as much
-//   execution, so code hot only while modules load is not optimized for nothing (~2.5 MB RSS); the
-//   daemon's own hot paths (SSE fan-out, transcript reads) still get optimized code soon after.
+// - TurboFan optimizes a function after 4x as much execution as by default (the flag for this V8:
+//   v8-tiering.ts), so code hot only while modules load is not optimized for nothing (~2.5 MB RSS on Node 20);
+//   the daemon's own hot paths (SSE fan-out, transcript reads) still get optimized code soon after.
 // - `--heap-growing-percent=20`: after each full GC the old generation may grow to 1.2x what survived it before
 //   the next one, instead of V8's dynamic 1.1x-4x. A daemon runs for weeks and what it allocates per turn dies
 //   young (~1.7 MB a turn, none of it kept), but with a 1 MB young generation part of it is promoted: with the
@@ -19,10 +19,11 @@
 // too early for this file); its agent gets MALLOC_ARENA_MAX=2 (serve.ts, ownChildEnv), which the user's own
 // value, when exported, replaces.
 import { setFlagsFromString } from "node:v8";
+import { lateTurbofanFlag } from "./v8-tiering.js";
 
 export const DAEMON_RUNTIME_V8_FLAGS: readonly string[] = [
   "--semi-space-growth-factor=1",
-  "--interrupt-budget=270336",
+  lateTurbofanFlag(),
   "--heap-growing-percent=20",
 ];
 

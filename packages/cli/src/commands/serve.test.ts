@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { CHILD_V8_FLAGS, ownChildEnv, selfCommand } from "./serve.js";
+import { lateTurbofanFlag } from "./v8-tiering.js";
 
 describe("selfCommand", () => {
   it("runs the same node, loader flags and entry, with the child V8 flags after the loader flags", () => {
@@ -10,7 +11,7 @@ describe("selfCommand", () => {
       "--import",
       "tsx",
       "--max-semi-space-size=1",
-      "--interrupt-budget=270336",
+      lateTurbofanFlag(),
       "--heap-growing-percent=20",
       "/x/bin.js",
     ]);

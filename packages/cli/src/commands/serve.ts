@@ -15,6 +15,7 @@ import { importHot } from "../code-cache/load-bundle.js";
 import type { ServeFlags } from "../serve-flags.js";
 import { daemonOptionsFromFlags } from "../serve-options.js";
 import { DAEMON_RUNTIME_V8_FLAGS, tuneDaemonHeap } from "./daemon-heap.js";
+import { lateTurbofanFlag } from "./v8-tiering.js";
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -42,9 +43,10 @@ export function parseAcpCommand(raw: string): string[] {
  * idle session and on a 100k-record transcript load):
  * - `--max-semi-space-size=1`: a 1 MB young generation instead of one that doubles up to 16 MB after the
  *   allocation burst of loading its modules and stays committed (~4 MB RSS; the big load: within noise).
- * - `--interrupt-budget=270336` (4x V8's default): a function is optimized by TurboFan after 4x as much
- *   execution, so code that is hot only while modules load (zod building schemas) is not optimized for
- *   nothing (~4.5 MB RSS), while a long transcript load still gets optimized code early on.
+ * - a function is optimized by TurboFan after 4x as much execution as by default (the flag for this V8:
+ *   v8-tiering.ts; the child runs this same node), so code that is hot only while modules load (zod building
+ *   schemas) is not optimized for nothing (~4.5 MB RSS), while a long transcript load still gets optimized
+ *   code early on.
  * - `--heap-growing-percent=20`: the old generation grows to 1.2x what survived the last full GC, not V8's
  *   dynamic 1.1x-4x, so the garbage of each turn that the small young generation promotes does not pile up to
  *   several times the live size with V8 keeping the pages (see daemon-heap.ts; BENCHMARKS.md, issue 20).
@@ -56,7 +58,7 @@ export function parseAcpCommand(raw: string): string[] {
  */
 export const CHILD_V8_FLAGS: readonly string[] = [
   "--max-semi-space-size=1",
-  "--interrupt-budget=270336",
+  lateTurbofanFlag(),
   "--heap-growing-percent=20",
 ];
 
