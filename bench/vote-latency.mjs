@@ -11,12 +11,14 @@
 // The reference is qwen-code 0.24.4 on Node 22 (e2e/interop/setup-reference.sh); without it only ours runs,
 // and the output says so. `--baseline <dir>` runs another build of ours beside them (a built copy of the
 // repository, e.g. main before a change), its turns in the same rotation: a before/after under one load.
+// `--same-node` also runs ours on the reference's Node 22, in the same rotation: the daemons compared on one
+// runtime (ours otherwise runs on the Node running this script).
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBenchModel } from "./bench-model.mjs";
 import { openSession, questionTurn } from "./question-turn.mjs";
-import { baselineBuild, benchEnv, daemonUnderTest, startServe } from "./qwen-serve.mjs";
+import { baselineBuild, benchEnv, daemonUnderTest, oursOnReferenceNode, startServe } from "./qwen-serve.mjs";
 import { fmtMs, median, percentile } from "./stats.mjs";
 
 const runsAt = process.argv.indexOf("--runs");
@@ -30,6 +32,7 @@ try {
 } catch (error) {
   console.log(`reference not measured: ${error.message}`);
 }
+if (process.argv.includes("--same-node")) daemons.push(oursOnReferenceNode());
 const baselineAt = process.argv.indexOf("--baseline");
 if (baselineAt !== -1) daemons.push(baselineBuild(process.argv[baselineAt + 1]));
 
@@ -77,11 +80,10 @@ try {
       );
     const reference = measured.find((m) => m.reference);
     if (reference !== undefined)
-      for (const [i, m] of measured.entries()) {
+      for (const m of measured) {
         if (m === reference) continue;
-        const who = i === 0 ? "ours" : "baseline";
         console.log(
-          `  ${who} / reference: median ${(m.median / reference.median).toFixed(2)}x, p99 ${(m.p99 / reference.p99).toFixed(2)}x (target <= 1.00x)`,
+          `  ${m.name} / reference: median ${(m.median / reference.median).toFixed(2)}x, p99 ${(m.p99 / reference.p99).toFixed(2)}x (target <= 1.00x)`,
         );
       }
   }
