@@ -160,7 +160,7 @@ describe("SessionController", () => {
       return {};
     });
     await w.controller.vote("r1", SUBMIT, { "0": "Checklist" });
-    expect(w.controller.cardState("r1")).toEqual({ sending: false, status: "1 of 1 votes so far." });
+    expect(w.controller.cardState("r1")).toEqual({ sending: false, status: "1 vote so far; 1 more needed." });
     stream.emit("permission_resolved", {
       requestId: "r1",
       outcome: { outcome: "selected", optionId: "proceed_once" },

@@ -142,7 +142,7 @@ export class SessionModel {
         if (ev.data)
           this.setCard(ev.data.requestId, {
             sending: false,
-            status: `${ev.data.votesReceived} of ${ev.data.votesNeeded} votes so far.`,
+            status: tallyText(ev.data.votesReceived, ev.data.votesNeeded),
           });
         break;
       case "permission_forbidden":
@@ -285,4 +285,13 @@ export class SessionModel {
   #item(item: TimelineItem | undefined): void {
     if (item) this.emit({ type: "item", item });
   }
+}
+
+/**
+ * A consensus tally in words. `votesNeeded` is how many more votes the leading choice needs (not the quorum),
+ * so "1 of 1" read as if the question were decided while the agent still waited.
+ */
+export function tallyText(received: number, needed: number): string {
+  const votes = received === 1 ? "1 vote" : `${received} votes`;
+  return `${votes} so far; ${needed} more needed.`;
 }
