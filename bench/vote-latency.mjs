@@ -46,7 +46,10 @@ try {
     const cwd = realpathSync(mkdtempSync(join(tmpdir(), "qwen-bench-ws-")));
     scratch.push(home, cwd);
     const serve = await startServe({ daemon, cwd, env: benchEnv(home, model.url) });
-    running.push({ daemon, serve, session: await openSession(serve), turns: [] });
+    // Stopped by the finally below even when its session cannot be opened.
+    const run = { daemon, serve, session: undefined, turns: [] };
+    running.push(run);
+    run.session = await openSession(serve);
   }
   for (let i = 0; i < WARMUP + RUNS; i++) {
     // Each round starts with the next daemon, so each one's turns follow each other's equally often: a
@@ -89,7 +92,7 @@ try {
   }
 } finally {
   for (const run of running) {
-    run.session.events.close();
+    run.session?.events.close();
     await run.serve.stop();
   }
   await model.close();
