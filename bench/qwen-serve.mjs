@@ -17,8 +17,7 @@ const REF_CACHE = process.env.QWEN_REF_CACHE ?? "/tmp/qwen-ref";
 /** Which daemon to run: `{ name, argv }`; `--reference` on the command line picks the reference. */
 export function daemonUnderTest(argv = process.argv) {
   if (!argv.includes("--reference")) {
-    if (!existsSync(CLI) || !existsSync(fileURLToPath(FAKE_OPENAI)))
-      throw new Error("packages/*/dist is missing: run `npm run build` at the repository root first");
+    assertBuilt();
     return { name: `ours (node ${process.version})`, argv: [process.execPath, CLI], reference: false };
   }
   const node22 = referenceNode();
@@ -26,6 +25,11 @@ export function daemonUnderTest(argv = process.argv) {
   if (!existsSync(cli))
     throw new Error(`reference not found (${cli}): run e2e/interop/setup-reference.sh first`);
   return { name: "reference qwen-code 0.24.4 (node 22)", argv: [node22, cli], reference: true };
+}
+
+function assertBuilt() {
+  if (!existsSync(CLI) || !existsSync(fileURLToPath(FAKE_OPENAI)))
+    throw new Error("packages/*/dist is missing: run `npm run build` at the repository root first");
 }
 
 /** The Node 22 the reference runs on (e2e/interop/setup-reference.sh). */
@@ -40,7 +44,7 @@ function referenceNode() {
 
 /** Ours on the reference's Node 22: the same build, the same runtime as the reference. */
 export function oursOnReferenceNode() {
-  daemonUnderTest([]);
+  assertBuilt();
   return { name: "ours (node 22)", argv: [referenceNode(), CLI], reference: false };
 }
 

@@ -1,6 +1,7 @@
 // The dock above the message box where the agent's questions and approvals wait: a card per interaction,
 // focused when it arrives (unless the person is typing), disabled while nothing can be sent, gone once
 // answered (focus then returns to the message box).
+import { leftAfterSend } from "../interactions/drafts.js";
 import type { Interaction } from "../interactions/interaction.js";
 import type { SessionController } from "../session/session-controller.js";
 import { permissionCard } from "./permission-card.js";
@@ -39,10 +40,10 @@ export class CardsView {
     this.container.append(view.el);
     this.#update(interaction.requestId);
     if (!live) return;
-    // The text still on its way to the daemon (the card can arrive before the send's answer) is not typing.
-    const draft = this.composer.value.trim();
-    const typing =
-      document.activeElement === this.composer && draft !== "" && draft !== this.composer.dataset.sending;
+    // The text still on its way to the daemon (the card can arrive before the send's answer) is not typing:
+    // only what will stay in the box once it is sent counts (the composer's own rule, leftAfterSend).
+    const draft = leftAfterSend(this.composer.value, this.composer.dataset.sending ?? "");
+    const typing = document.activeElement === this.composer && draft.trim() !== "";
     if (!typing) view.heading.focus({ preventScroll: true });
     view.el.scrollIntoView?.({ block: "nearest" });
   }
